@@ -1,0 +1,77 @@
+/**
+ * The seam between the simulation service (conversations, storage, HTTP) and the engines
+ * that produce an answer. Engines never touch the database or HTTP: the service retrieves
+ * memory and builds the persona, the engine turns them into an answer.
+ */
+
+/** One of the mind's own turns, as retrieved from the memory bank. */
+export interface MemoryTurn {
+  turnId: string;
+  snapshotId: string;
+  /** What the mind said in this turn. */
+  text: string;
+  /** The other speaker's turn just before it (the question it answered), if any. */
+  context: string | null;
+  startMs: number | null;
+  /** The snapshot's mindsetDate: when the person said it. */
+  mindsetDate: Date;
+  /** Order of the turn inside its transcript. */
+  seq: number;
+}
+
+/** A compact description of the person, from the analysis of their snapshots. */
+export interface PersonaCard {
+  name: string;
+  traits: { name: string; score: number | null; percentile: number | null; confidence: number | null }[];
+  /** Communication-style measures by name (wordsPerTurn, questionRate, hedging, formality, …). */
+  style: Record<string, number | null>;
+  topics: { label: string; keywords: string[] }[];
+  findings: { kind: string; statement: string; quote: string }[];
+}
+
+export interface ConversationMessage {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+export interface Evidence {
+  turnId: string;
+  snapshotId: string;
+  quote: string;
+  startMs: number | null;
+}
+
+/** What the person would be thinking, feeling, saying and doing in the scenario. */
+export interface SimulationAnalysis {
+  thinking: string;
+  feeling: string;
+  saying: string;
+  acting: string;
+}
+
+export interface EngineInput {
+  mindName: string;
+  /** The scenario's message: what the person is asked or told now. */
+  message: string;
+  /** The conversation so far, oldest first, without the current message. */
+  history: ConversationMessage[];
+  /** Candidate memory, already restricted to linked snapshots as of the requested date. */
+  memory: MemoryTurn[];
+  persona: PersonaCard;
+  signal?: AbortSignal;
+}
+
+export interface EngineResult {
+  text: string;
+  evidence: Evidence[];
+  analysis: SimulationAnalysis;
+}
+
+export interface SimulationEngine {
+  /** Model id as listed by GET /models. */
+  id: string;
+  engine: 'extractive' | 'llm';
+  streams: boolean;
+  /** Produce the answer; `onDelta` receives text pieces as they are produced (in order). */
+  generate(input: EngineInput, onDelta?: (text: string) => void): Promise<EngineResult>;
+}
