@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { ArtifactNotFoundError } from './errors.ts';
+import { assertValidKey } from './keys.ts';
+import { MeteredBody } from './metered-body.ts';
+import type { ArtifactStore, CreateUploadUrlOptions, StoredObject } from './types.ts';
+import { signUploadToken } from './upload-token.ts';
+
+function isErrno(err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as NodeJS.ErrnoException).code === code;
+}
+
+/** fsync a directory so a rename into it survives a crash; not every platform allows it. */
+async function syncDir(dir: string): Promise<void> {
+  let fh;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // Windows and some filesystems refuse fsync on directories; the rename itself is still atomic.
+  } finally {
+    await fh?.close();
+  }
+}
+
+/**
+ * Artifacts as files under `${dataDir}/artifacts/<key>`. Every write goes to a hidden temp file in
+ * the target directory (same filesystem), is fsynced and then renamed into place, so a crash never
+ * leaves a half-written file under a key's name. Keys never start a segment with a dot
+ * (see keys.ts), so temp names cannot collide with keys.
+ */
+export class LocalArtifactStore implements ArtifactStore {
+  readonly kind = 'local' as const;
+  readonly root: string;
+
+  constructor(dataDir: string, private readonly signingSecret: string) {
+    this.root = path.resolve(dataDir, 'artifacts');
+  }
+
+  /** Absolute path of a key; validates it and double-checks it stays under the root. */
+  pathOf(key: string): string {
+    assertValidKey(key);
+    const full = path.resolve(this.root, key);
+    if (!full.startsWith(this.root + path.sep)) throw new Error(`artifact key escapes the store: ${key}`);
+    return full;
+  }
+
+  private tempPathFor(dest: string): string {
+    return path.join(path.dirname(dest), `.${path.basename(dest)}.${randomBytes(6).toString('hex')}.tmp`);
+  }
+
+  async put(
+    key: string,
+    body: NodeJS.ReadableStream | AsyncIterable<Uint8Array>,
+    opts: { contentType: string; maxBytes: number },
+  ): Promise<StoredObject> {
+    const dest = this.pathOf(key);
+    await mkdir(path.dirname(dest), { recursive: true });
+    const tmp = this.tempPathFor(dest);
+    const metered = new MeteredBody(body, opts.maxBytes);
+    const fh = await open(tmp, 'wx');
+    try {
+      try {
+        // Awaiting each write is the backpressure: the body is read no faster than the disk takes it.
+        for await (const chunk of metered.chunks()) {
+          for (let offset = 0; offset < chunk.length; ) {
+            offset += (await fh.write(chunk, offset)).bytesWritten;
+          }
+        }
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(tmp, dest);
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      throw err;
+    }
+    await syncDir(path.dirname(dest));
+    return metered.result();
+  }
+
+  async putFile(key: string, filePath: string, opts: { contentType: string }): Promise<StoredObject> {
+    const dest = this.pathOf(key);
+    await mkdir(path.dirname(dest), { recursive: true });
+    // Hash (and fsync) the source first: a rename moves the bytes without reading them.
+    const metered = new MeteredBody(createReadStream(filePath), Number.POSITIVE_INFINITY);
+    for await (const _chunk of metered.chunks()) {
+      // reading is the point: MeteredBody hashes as it goes
+    }
+    const fh = await open(filePath, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    try {
+      await rename(filePath, dest);
+    } catch (err) {
+      // Spool dir on another filesystem (e.g. /tmp on tmpfs): copy through a temp file instead.
+      if (!isErrno(err, 'EXDEV')) throw err;
+      const source = createReadStream(filePath);
+      let copied: StoredObject;
+      try {
+        copied = await this.put(key, source, { contentType: opts.contentType, maxBytes: Number.POSITIVE_INFINITY });
+      } finally {
+        source.destroy();
+      }
+      await unlink(filePath);
+      return copied;
+    }
+    await syncDir(path.dirname(dest));
+    return metered.result();
+  }
+
+  async withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T> {
+    const file = this.pathOf(key);
+    if ((await this.stat(key)) === null) throw new ArtifactNotFoundError(key);
+    return fn(file);
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const s = await stat(this.pathOf(key));
+      return s.isFile() ? { size: s.size } : null;
+    } catch (err) {
+      if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    try {
+      await unlink(this.pathOf(key));
+    } catch (err) {
+      if (!isErrno(err, 'ENOENT') && !isErrno(err, 'ENOTDIR')) throw err;
+    }
+  }
+
+  async createUploadUrl(opts: CreateUploadUrlOptions): Promise<{ url: string; expiresAt: Date }> {
+    assertValidKey(opts.key);
+    const expiresAt = new Date(Date.now() + opts.expiresInSeconds * 1000);
+    const token = signUploadToken(
+      {
+        artifactId: opts.artifactId,
+        organizationId: opts.organizationId,
+        key: opts.key,
+        contentType: opts.contentType,
+        maxBytes: opts.maxBytes,
+        expiresAt: expiresAt.getTime(),
+      },
+      this.signingSecret,
+    );
+    return { url: `${opts.publicBaseUrl.replace(/\/+$/, '')}/uploads/${token}`, expiresAt };
+  }
+}
