@@ -1,0 +1,103 @@
+/**
+ * Builds the Fastify app from the modules: schemas and validation, error handling, OpenAPI,
+ * health probes, and the authenticated API under the base path. Listening is the caller's job.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { AppContext } from './context.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { keyRoutes } from './keys/routes.ts';
+import { mindRoutes } from './minds/routes.ts';
+import { tagRoutes } from './tags/routes.ts';
+import { usageRoutes } from './usage/routes.ts';
+import { VERSION } from './version.ts';
+
+export interface AppOptions {
+  /** Extra route plugins mounted under the authenticated base path (snapshots, simulations, …). */
+  apiPlugins?: ((app: FastifyInstance, ctx: AppContext) => Promise<void>)[];
+  /** Route plugins mounted at the root, without bearer auth (signed uploads, the dashboard). */
+  publicPlugins?: ((app: FastifyInstance, ctx: AppContext) => Promise<void>)[];
+  logger?: boolean;
+}
+
+/** "/api/svc/minds/:mindId" → "GET /minds/{mindId}": the operation name usage is counted under. */
+function operationName(method: string, routeUrl: string | undefined, basePath: string): string {
+  const path = (routeUrl ?? 'unknown').replace(basePath, '').replace(/:(\w+)/g, '{$1}') || '/';
+  return `${method} ${path}`;
+}
+
+export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<FastifyInstance> {
+  const { config } = ctx;
+  const app = Fastify({
+    logger:
+      opts.logger === false || config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' } },
+    bodyLimit: 1024 * 1024,
+    // Long simulations stream for a while; a stuck client must not hold a socket forever.
+    requestTimeout: 120_000,
+    ajv: { customOptions: { coerceTypes: false } },
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  registerErrorHandling(app);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Mindprint — Mind Simulation Service API',
+        version: VERSION,
+        description:
+          'Minds, memory bank snapshots built from transcripts, and simulations grounded in what the person really said. ' +
+          'Every endpoint under the base path needs `Authorization: Bearer <API key>`. Errors are JSON `{error, message, code}`.',
+      },
+      servers: [{ url: config.basePath }],
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: mp_…' } } },
+      security: [{ bearerAuth: [] }],
+    },
+    // Paths in the document are relative to the server URL (the base path).
+    transform: ({ schema, url }) => ({ schema: schema as any, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get(`${config.basePath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await ctx.db.execute(sql`select 1`);
+      return { status: 'ready', database: ctx.database.kind };
+    } catch {
+      return reply.status(503).send({ status: 'unavailable', database: ctx.database.kind });
+    }
+  });
+
+  for (const plugin of opts.publicPlugins ?? []) await plugin(app, ctx);
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (req) => {
+        req.caller = await ctx.auth.authenticate(req);
+      });
+      api.addHook('onResponse', async (req, reply) => {
+        if (req.caller) ctx.usage.record(req.caller.apiKeyId, operationName(req.method, req.routeOptions.url, config.basePath), reply.statusCode, reply.elapsedTime);
+      });
+      await api.register(mindRoutes, { ctx });
+      await api.register(tagRoutes, { ctx });
+      await api.register(keyRoutes, { ctx });
+      await api.register(usageRoutes, { ctx });
+      for (const plugin of opts.apiPlugins ?? []) await plugin(api, ctx);
+      // Unknown routes under the base path still need a key: no probing the API without one.
+      api.setNotFoundHandler(async (req, reply) => {
+        req.caller = await ctx.auth.authenticate(req);
+        return reply.status(404).send({ error: 'Not Found', message: `No route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
+      });
+    },
+    { prefix: config.basePath },
+  );
+  return app;
+}

@@ -1,0 +1,84 @@
+/**
+ * Bearer-key authentication. The key lookup is the one query every request would make, so
+ * verified keys are cached for a few seconds (revocation through this process drops the entry
+ * at once; other replicas see it within the TTL). Last use is recorded in memory and written
+ * in batches by the usage flusher, never once per request.
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { apiKeys } from '../db/schema.ts';
+import { unauthorized } from '../http/errors.ts';
+import { hashKey, looksLikeKey } from './keys.ts';
+
+export interface Caller {
+  organizationId: string;
+  userId: string;
+  apiKeyId: string;
+}
+
+interface CachedKey {
+  caller: Caller | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  cachedAt: number;
+}
+
+export class Authenticator {
+  private cache = new Map<string, CachedKey>();
+  /** keyId → last time it was used, waiting to be flushed. */
+  readonly pendingLastUsed = new Map<string, Date>();
+
+  constructor(
+    private db: Db,
+    private ttlMs = 2_000,
+    private maxEntries = 10_000,
+  ) {}
+
+  async authenticate(request: FastifyRequest): Promise<Caller> {
+    const header = request.headers.authorization;
+    if (!header) throw unauthorized('Missing Authorization header; send "Authorization: Bearer <API key>"');
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('Malformed Authorization header; expected "Bearer <API key>"');
+    const secret = match[1]!;
+    if (!looksLikeKey(secret)) throw unauthorized('Invalid API key');
+    const hash = hashKey(secret);
+    const now = Date.now();
+    let entry = this.cache.get(hash);
+    if (!entry || now - entry.cachedAt > this.ttlMs) {
+      entry = await this.load(hash, now);
+    }
+    if (!entry.caller) throw unauthorized('Invalid API key');
+    if (entry.revokedAt) throw unauthorized('This API key has been revoked');
+    if (entry.expiresAt && entry.expiresAt.getTime() <= now) throw unauthorized('This API key has expired');
+    this.pendingLastUsed.set(entry.caller.apiKeyId, new Date(now));
+    return entry.caller;
+  }
+
+  private async load(hash: string, now: number): Promise<CachedKey> {
+    const [row] = await this.db
+      .select({
+        id: apiKeys.id,
+        organizationId: apiKeys.organizationId,
+        userId: apiKeys.userId,
+        expiresAt: apiKeys.expiresAt,
+        revokedAt: apiKeys.revokedAt,
+      })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyHash, hash));
+    const entry: CachedKey = {
+      caller: row ? { organizationId: row.organizationId, userId: row.userId, apiKeyId: row.id } : null,
+      expiresAt: row?.expiresAt ?? null,
+      revokedAt: row?.revokedAt ?? null,
+      cachedAt: now,
+    };
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    this.cache.set(hash, entry);
+    return entry;
+  }
+
+  /** Drop cached entries of a key (after it is revoked through this process). */
+  forgetKey(keyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.caller?.apiKeyId === keyId) this.cache.delete(hash);
+  }
+}

@@ -1,0 +1,101 @@
+import path from 'node:path';
+
+/** Every setting of the service, read from the environment once and validated at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… switches from the embedded PGlite database to a PostgreSQL server. */
+  databaseUrl: string | null;
+  basePath: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  bootstrapKey: string | null;
+  /** s3://bucket[/prefix] switches from the local artifact directory to S3-compatible storage. */
+  storageUrl: string | null;
+  maxUploadBytes: number;
+  /** Public origin used in signed upload URLs (defaults to http://HOST:PORT). */
+  publicUrl: string | null;
+  /** Secret for HMAC-signed upload URLs; generated and kept in the data dir when unset. */
+  signingSecret: string | null;
+  /** Run the job worker inside `serve` (default on the embedded database). */
+  inProcessWorker: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`Invalid ${variable}: ${problem}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `expected ${min}–${max}, got ${value}`);
+  return value;
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = optional(env, name);
+  if (raw === null) return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL', 'expected a postgres:// or postgresql:// URL');
+  }
+  const basePath = optional(env, 'MINDPRINT_BASE_PATH') ?? '/api/svc';
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath)) {
+    throw new ConfigError('MINDPRINT_BASE_PATH', `expected a path like /api/svc, got "${basePath}"`);
+  }
+  const logLevel = (optional(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const bootstrapKey = optional(env, 'MINDPRINT_BOOTSTRAP_KEY');
+  if (bootstrapKey && bootstrapKey.length < 16) {
+    throw new ConfigError('MINDPRINT_BOOTSTRAP_KEY', 'must be at least 16 characters');
+  }
+  const storageUrl = optional(env, 'MINDPRINT_STORAGE_URL');
+  if (storageUrl && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(storageUrl)) {
+    throw new ConfigError('MINDPRINT_STORAGE_URL', 'expected s3://bucket[/prefix]');
+  }
+  const publicUrl = optional(env, 'MINDPRINT_PUBLIC_URL');
+  if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+    throw new ConfigError('MINDPRINT_PUBLIC_URL', 'expected an http(s):// origin');
+  }
+  const signingSecret = optional(env, 'MINDPRINT_SIGNING_SECRET');
+  if (signingSecret && signingSecret.length < 32) {
+    throw new ConfigError('MINDPRINT_SIGNING_SECRET', 'must be at least 32 characters');
+  }
+  const host = optional(env, 'HOST') ?? '127.0.0.1';
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host,
+    dataDir: path.resolve(optional(env, 'MINDPRINT_DATA_DIR') ?? './data'),
+    databaseUrl,
+    basePath,
+    logLevel: logLevel as Config['logLevel'],
+    bootstrapKey,
+    storageUrl,
+    maxUploadBytes: integer(env, 'MINDPRINT_MAX_UPLOAD_MB', 50, 1, 4096) * 1024 * 1024,
+    publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
+    signingSecret,
+    inProcessWorker: boolean(env, 'MINDPRINT_IN_PROCESS_WORKER', true),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Opens the database: embedded PGlite under MINDPRINT_DATA_DIR by default, PostgreSQL when
+ * DATABASE_URL is set. Both speak the same SQL and run the same migrations, so the rest of the
+ * code sees one `Db` type and never asks which one it has.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** Runs SQL with positional parameters ($1, $2, …): what pg-boss needs from its host. */
+export type RawExecutor = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** Raw access for pg-boss and a few hand-written queries. */
+  execute: RawExecutor;
+  close(): Promise<void>;
+}
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** Open PGlite from this in-memory dump instead of the data dir (tests clone a migrated template). */
+  pgliteDump?: Blob;
+}
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts);
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const { default: pg } = await import('pg');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    execute: async (text, values) => pool.query(text, values as any[]),
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(opts: OpenOptions): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  let client;
+  if (opts.pgliteDump) {
+    client = await PGlite.create({ loadDataDir: opts.pgliteDump, extensions: { pg_trgm } });
+  } else {
+    const dir = path.join(opts.dataDir, 'pglite');
+    await mkdir(dir, { recursive: true });
+    client = await PGlite.create(dir, { extensions: { pg_trgm } });
+  }
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    // PGlite runs one statement per `query` call; parameterless multi-statement SQL goes through `exec`.
+    execute: async (text, values) => {
+      if (values && values.length > 0) return client.query(text, values);
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+    close: () => client.close(),
+  };
+}
+
+export async function migrate(database: Database): Promise<void> {
+  if (database.kind === 'pglite') {
+    const { migrate: run } = await import('drizzle-orm/pglite/migrator');
+    await run(database.db as any, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    const { migrate: run } = await import('drizzle-orm/node-postgres/migrator');
+    await run(database.db as any, { migrationsFolder: MIGRATIONS_DIR });
+  }
+}
+
+/** Builds a drizzle SQL object from text with $n placeholders, so raw SQL can run inside a drizzle transaction. */
+export function positionalSql(text: string, values: unknown[] = []): SQL {
+  const parts = text.split(/\$(\d+)/);
+  const chunks: SQL[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    if (i % 2 === 0) chunks.push(sql.raw(parts[i]!));
+    else chunks.push(sql`${values[Number(parts[i]) - 1]}`);
+  }
+  return sql.join(chunks, sql.raw(''));
+}
+
+/** Rows of a raw drizzle `execute`, whichever driver ran it. */
+export function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}

@@ -1,0 +1,119 @@
+/**
+ * Typed errors that services throw, and the one handler that turns any error into the JSON
+ * body every client sees: `{ error, message, code }`. No stack traces or SQL ever leave here.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+export type ErrorCode =
+  | 'VALIDATION_FAILED'
+  | 'AUTH_FAILED'
+  | 'NOT_FOUND'
+  | 'FORBIDDEN'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL';
+
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  AUTH_FAILED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+const TITLE: Record<ErrorCode, string> = {
+  VALIDATION_FAILED: 'Bad Request',
+  AUTH_FAILED: 'Unauthorized',
+  FORBIDDEN: 'Forbidden',
+  NOT_FOUND: 'Not Found',
+  CONFLICT: 'Conflict',
+  PAYLOAD_TOO_LARGE: 'Payload Too Large',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
+  RATE_LIMITED: 'Too Many Requests',
+  INTERNAL: 'Internal Server Error',
+};
+
+export class AppError extends Error {
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.statusCode = STATUS[code];
+  }
+}
+
+export const invalid = (message: string, details?: Record<string, unknown>) =>
+  new AppError('VALIDATION_FAILED', message, details);
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const unauthorized = (message: string) => new AppError('AUTH_FAILED', message);
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  code: ErrorCode;
+  [extra: string]: unknown;
+}
+
+export function errorBody(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorBody {
+  return { error: TITLE[code], message, code, ...details };
+}
+
+/** Maps Fastify's own errors (body parsing, validation, limits) onto our codes. */
+function fromFastifyError(err: FastifyError): AppError | null {
+  if (err.validation) {
+    const first = err.validation[0];
+    const where = err.validationContext ?? 'body';
+    const field = first?.instancePath
+      ? `${where}${first.instancePath.replace(/\//g, '.')}`
+      : first?.params && 'missingProperty' in first.params
+        ? `${where}.${String(first.params.missingProperty)}`
+        : first?.params && 'additionalProperty' in first.params
+          ? `${where}.${String(first.params.additionalProperty)}`
+          : where;
+    const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : (first?.message ?? 'is invalid');
+    return invalid(`${field} ${what}`, { field });
+  }
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type; this endpoint takes ${'application/json'}`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalid('The JSON body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalid('The body is not valid JSON');
+  }
+  if (err instanceof SyntaxError || err.statusCode === 400) return invalid(err.message || 'Bad request');
+  if (err.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
+  if (err.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+  return null;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
+    const appError = err instanceof AppError ? err : fromFastifyError(err as FastifyError);
+    if (appError) {
+      if (appError.code === 'INTERNAL') request.log.error({ err }, 'request failed');
+      return reply.status(appError.statusCode).send(errorBody(appError.code, appError.message, appError.details));
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send(errorBody('INTERNAL', 'Something went wrong on our side; the request was not completed'));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

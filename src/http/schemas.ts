@@ -1,0 +1,29 @@
+/** Schema pieces shared by every resource: ids, timestamps, nullability, error bodies. */
+import { Type, type TSchema } from 'typebox';
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Uuid = Type.String({ format: 'uuid', example: '6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11' });
+export const Timestamp = Type.String({ format: 'date-time', example: '2026-11-22T13:00:00.000Z' });
+
+export const ErrorResponse = Type.Object(
+  {
+    error: Type.String({ description: 'Short human-readable error title', example: 'Bad Request' }),
+    message: Type.String({ description: 'What went wrong; for 400 it names the field', example: 'body.name must NOT have fewer than 1 characters' }),
+    code: Type.String({
+      description: 'Machine-readable code',
+      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'INTERNAL'],
+      example: 'VALIDATION_FAILED',
+    }),
+  },
+  { additionalProperties: true },
+);
+
+/** Error responses every authenticated route can give, merged into each route's `response`. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries([400, 401, ...statuses].map((s) => [s, ErrorResponse]));
+
+export const SuccessResponse = Type.Object({ success: Type.Boolean({ example: true }) });
+
+export const iso = (d: Date | string | null | undefined): string | null =>
+  d === null || d === undefined ? null : (d instanceof Date ? d : new Date(d)).toISOString();

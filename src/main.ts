@@ -1,0 +1,143 @@
+/**
+ * The `mindprint` command line: serve | worker | migrate | keys.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { createKeyFor, listKeysWithOrg, revokeKey } from './auth/keys.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { migrate, openDatabase, type Database } from './db/client.ts';
+import { DataDirInUseError, readLock } from './db/lock.ts';
+import { serve } from './server.ts';
+import { VERSION } from './version.ts';
+
+function config(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`mindprint: ${message}\n`);
+  process.exit(1);
+}
+
+/** Opens the database for a one-off command; on the embedded database, refuses while a server holds it. */
+async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+  const cfg = config();
+  if (!cfg.databaseUrl) {
+    const holder = await readLock(cfg.dataDir);
+    if (holder) fail(new DataDirInUseError(holder, cfg.dataDir).message);
+  }
+  const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+  try {
+    await migrate(database);
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+const positiveInt = (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number of days, at least 1');
+  return Number(value);
+};
+
+const program = new Command()
+  .name('mindprint')
+  .description('Mindprint: a self-hostable Mind Simulation Service.\nSettings come from the environment: PORT, HOST, MINDPRINT_DATA_DIR, DATABASE_URL, MINDPRINT_BASE_PATH, LOG_LEVEL, MINDPRINT_BOOTSTRAP_KEY, … (see README).')
+  .version(VERSION);
+
+program
+  .command('serve')
+  .description('Serve the API (and, on the embedded database, run the job worker in the same process).')
+  .action(async () => {
+    let server: Awaited<ReturnType<typeof serve>>;
+    try {
+      server = await serve(config());
+    } catch (err) {
+      if (err instanceof DataDirInUseError) fail(err.message);
+      throw err;
+    }
+    const shutdown = (signal: string) => {
+      server.app.log.info({ signal }, 'shutting down');
+      server.stop().then(
+        () => process.exit(0),
+        (err) => {
+          process.stderr.write(`mindprint: shutdown failed: ${String(err)}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+  });
+
+program
+  .command('migrate')
+  .description('Apply database migrations and exit (serve also applies them at start).')
+  .action(async () => {
+    await withDatabase(async (database) => {
+      process.stdout.write(`Migrations applied (${database.kind}).\n`);
+    });
+  });
+
+const keys = program.command('keys').description('Create, list and revoke API keys.');
+
+keys
+  .command('create')
+  .description('Create an API key (and the organization and user when missing). The secret is printed once.')
+  .requiredOption('--org <name>', 'organization name')
+  .requiredOption('--user <email>', "the key owner's email")
+  .option('--name <label>', 'a label for the key')
+  .option('--expires-in-days <n>', 'expire the key after N days', positiveInt)
+  .option('--json', 'print {"key","keyId","userId","organizationId"} as JSON')
+  .action(async (opts: { org: string; user: string; name?: string; expiresInDays?: number; json?: boolean }) => {
+    if (!opts.org.trim()) fail('--org must not be empty');
+    if (!/^[^\s@]+@[^\s@]+$/.test(opts.user)) fail('--user must be an email address');
+    const issued = await withDatabase((d) => createKeyFor(d.db, { org: opts.org.trim(), user: opts.user, name: opts.name, expiresInDays: opts.expiresInDays }));
+    if (opts.json) {
+      process.stdout.write(JSON.stringify({ key: issued.key, keyId: issued.keyId, userId: issued.userId, organizationId: issued.organizationId }) + '\n');
+    } else {
+      process.stdout.write(
+        `Created API key ${issued.keyId} for ${opts.user} in "${opts.org}"${issued.expiresAt ? `, expires ${issued.expiresAt.toISOString()}` : ''}.\n\n  ${issued.key}\n\nKeep it: it is not shown again.\n`,
+      );
+    }
+  });
+
+keys
+  .command('list')
+  .description('List API keys (never their secrets).')
+  .option('--org <name>', 'only keys of this organization')
+  .option('--json', 'print JSON')
+  .action(async (opts: { org?: string; json?: boolean }) => {
+    const rows = await withDatabase((d) => listKeysWithOrg(d.db, opts.org));
+    if (opts.json) {
+      process.stdout.write(JSON.stringify(rows) + '\n');
+      return;
+    }
+    if (!rows.length) {
+      process.stdout.write('No API keys.\n');
+      return;
+    }
+    for (const k of rows) {
+      const state = k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt < new Date() ? 'expired' : 'active';
+      process.stdout.write(
+        `${k.id}  ${k.prefix}…  ${state.padEnd(7)}  ${k.organization}  ${k.userEmail}  ${k.name ?? ''}  created ${k.createdAt.toISOString()}${k.lastUsedAt ? `  last used ${k.lastUsedAt.toISOString()}` : ''}\n`,
+      );
+    }
+  });
+
+keys
+  .command('revoke')
+  .description('Revoke an API key by id. Requests with it are refused from then on.')
+  .argument('<keyId>', 'the key id (from `keys list`)')
+  .action(async (keyId: string) => {
+    if (!/^[0-9a-f-]{36}$/i.test(keyId)) fail('keyId must be a UUID (see `mindprint keys list`)');
+    const revoked = await withDatabase((d) => revokeKey(d.db, keyId));
+    if (!revoked) fail(`No API key ${keyId}`);
+    process.stdout.write(`Revoked API key ${keyId}.\n`);
+  });
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,74 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { errorResponses, SuccessResponse } from '../http/schemas.ts';
+import { CreateMindBody, DigitalTwin, ListMindsQuery, Mind, MindParams, SearchMindsQuery, UpdateMindBody } from './schemas.ts';
+import * as minds from './service.ts';
+
+export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { db } = ctx;
+  const tags = ['Minds'];
+
+  app.get('/minds', {
+    schema: {
+      tags,
+      summary: 'List minds',
+      description: 'Newest first. With `tagNames`, only minds carrying any of those tags (case-insensitive).',
+      querystring: ListMindsQuery,
+      response: { 200: Type.Object({ minds: Type.Array(Mind) }), ...errorResponses() },
+    },
+  }, async (req) => ({ minds: await minds.listMinds(db, req.caller, req.query) }));
+
+  app.post('/minds', {
+    schema: {
+      tags,
+      summary: 'Create a mind',
+      description: 'Creates the mind and its default digital twin. `tags` is a comma-separated string (or an array); missing tags are created.',
+      body: CreateMindBody,
+      response: { 200: Type.Object({ mind: Mind, digitalTwin: DigitalTwin }), ...errorResponses(413, 415) },
+    },
+  }, async (req) => minds.createMind(db, req.caller, req.body));
+
+  app.get('/minds/search', {
+    schema: {
+      tags,
+      summary: 'Search minds',
+      description: 'Case-insensitive partial match on name, email, slug, tag names and social-media values; exact matches first, then prefixes, then substrings.',
+      querystring: SearchMindsQuery,
+      response: { 200: Type.Object({ minds: Type.Array(Mind) }), ...errorResponses() },
+    },
+  }, async (req) => ({ minds: await minds.searchMinds(db, req.caller, req.query.query) }));
+
+  app.get('/minds/:mindId', {
+    schema: {
+      tags,
+      summary: 'Get a mind',
+      params: MindParams,
+      response: { 200: Type.Object({ mind: Mind }), ...errorResponses(404) },
+    },
+  }, async (req) => ({ mind: await minds.getMind(db, req.caller, req.params.mindId) }));
+
+  app.put('/minds/:mindId', {
+    schema: {
+      tags,
+      summary: 'Update a mind',
+      description: 'Partial update: any of name, email, imageUrl, socialMedia, tags (replaces the set), isSelf.',
+      params: MindParams,
+      body: UpdateMindBody,
+      response: { 200: Type.Object({ success: Type.Boolean(), mind: Mind }), ...errorResponses(404, 413, 415) },
+    },
+  }, async (req) => ({ success: true, mind: await minds.updateMind(db, req.caller, req.params.mindId, req.body) }));
+
+  app.delete('/minds/:mindId', {
+    schema: {
+      tags,
+      summary: 'Delete a mind',
+      description: 'Deletes the mind and everything derived from it: twin, tag links, snapshots, transcripts, analysis, stored files and simulations.',
+      params: MindParams,
+      response: { 200: SuccessResponse, ...errorResponses(404) },
+    },
+  }, async (req) => {
+    await minds.deleteMind(db, req.caller, req.params.mindId, ctx.mindDeletionHooks);
+    return { success: true };
+  });
+};

@@ -1,0 +1,72 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { Tag, TagNames } from '../tags/schemas.ts';
+
+export const Mind = Type.Object({
+  id: Uuid,
+  name: Type.String({ example: 'Ada Lovelace' }),
+  slug: Nullable(Type.String({ example: 'ada-lovelace' })),
+  email: Nullable(Type.String({ example: 'ada@example.com' })),
+  imageUrl: Nullable(Type.String({ example: 'https://example.com/ada.png' })),
+  socialMedia: Nullable(Type.Record(Type.String(), Type.Unknown(), { example: { linkedin: 'https://linkedin.com/in/ada' } })),
+  scope: Type.String({ example: 'private' }),
+  isSelf: Type.Boolean({ example: false }),
+  organizationId: Nullable(Uuid),
+  createdAt: Nullable(Timestamp),
+  updatedAt: Nullable(Timestamp),
+  tags: Type.Array(Tag),
+  snapshotCount: Type.Number({ example: 2 }),
+  psychometricCount: Type.Number({ example: 24 }),
+  keyTopicCount: Type.Number({ example: 9 }),
+  findingCount: Type.Number({ example: 31 }),
+});
+export type Mind = Static<typeof Mind>;
+
+export const DigitalTwin = Type.Object({
+  id: Uuid,
+  name: Type.String({ example: 'Default Twin' }),
+  mindId: Uuid,
+  isDefault: Type.Boolean({ example: true }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type DigitalTwin = Static<typeof DigitalTwin>;
+
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', example: 'Ada Lovelace' });
+const Email = Nullable(Type.String({ format: 'email', maxLength: 320, example: 'ada@example.com' }));
+const ImageUrl = Nullable(Type.String({ format: 'uri', maxLength: 2048, example: 'https://example.com/ada.png' }));
+const SocialMedia = Nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 50 }));
+
+export const CreateMindBody = Type.Object(
+  {
+    name: Name,
+    email: Type.Optional(Email),
+    imageUrl: Type.Optional(ImageUrl),
+    socialMedia: Type.Optional(SocialMedia),
+    tags: Type.Optional(TagNames),
+    isSelf: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type CreateMindBody = Static<typeof CreateMindBody>;
+
+export const UpdateMindBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    email: Type.Optional(Email),
+    imageUrl: Type.Optional(ImageUrl),
+    socialMedia: Type.Optional(SocialMedia),
+    tags: Type.Optional(TagNames),
+    isSelf: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateMindBody = Static<typeof UpdateMindBody>;
+
+export const MindParams = Type.Object({ mindId: Uuid });
+export const ListMindsQuery = Type.Object({
+  tagNames: Type.Optional(Type.String({ description: 'Comma-separated tag names; minds carrying any of them (case-insensitive)', example: 'sales,emea' })),
+});
+export const SearchMindsQuery = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Matched, case-insensitively and partially, against name, email, slug, tag names and social-media values', example: 'ada' }),
+});

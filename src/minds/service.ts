@@ -1,0 +1,260 @@
+/**
+ * Minds: the people whose transcripts make up a memory bank. Every function takes the caller
+ * first and scopes every query by the caller's organization; another organization's mind is
+ * indistinguishable from one that does not exist.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Caller } from '../auth/authenticate.ts';
+import { rowsOf, type Db } from '../db/client.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { digitalTwins, minds } from '../db/schema.ts';
+import { invalid, notFound } from '../http/errors.ts';
+import { iso } from '../http/schemas.ts';
+import { ensureTags, parseTagNames, setMindTagIds } from '../tags/service.ts';
+import type { CreateMindBody, DigitalTwin, Mind, UpdateMindBody } from './schemas.ts';
+import { likeEscape, refreshSearchText } from './search.ts';
+import { slugify } from './slug.ts';
+
+/** Called before a mind is deleted, so modules that keep files for it (artifacts) can remove them. */
+export type MindDeletionHook = (caller: Caller, mindId: string) => Promise<void>;
+
+interface MindRow {
+  id: string;
+  name: string;
+  slug: string;
+  email: string | null;
+  imageUrl: string | null;
+  socialMedia: Record<string, unknown> | null;
+  scope: string;
+  isSelf: boolean;
+  organizationId: string;
+  createdAt: string | Date;
+  updatedAt: string | Date;
+  tags: { id: string; name: string; organizationId: string; createdAt: string; updatedAt: string }[] | string;
+  snapshotCount: number | string;
+  psychometricCount: number | string;
+  keyTopicCount: number | string;
+  findingCount: number | string;
+}
+
+/** One statement fetches minds with their tags and counts: no query per mind. */
+function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`): SQL {
+  return sql`
+    select m.id, m.name, m.slug, m.email, m.image_url as "imageUrl", m.social_media as "socialMedia",
+      m.scope, m.is_self as "isSelf", m.organization_id as "organizationId",
+      m.created_at as "createdAt", m.updated_at as "updatedAt",
+      coalesce((
+        select json_agg(json_build_object('id', t.id, 'name', t.name, 'organizationId', t.organization_id,
+          'createdAt', t.created_at, 'updatedAt', t.updated_at) order by lower(t.name))
+        from mind_tags mt join tags t on t.id = mt.tag_id where mt.mind_id = m.id
+      ), '[]'::json) as tags,
+      c.snapshot_count as "snapshotCount", c.psychometric_count as "psychometricCount",
+      c.key_topic_count as "keyTopicCount", c.finding_count as "findingCount"
+    from minds m
+    cross join lateral (
+      select count(*)::int as snapshot_count,
+        coalesce(sum(s.psychometric_count), 0)::int as psychometric_count,
+        coalesce(sum(s.key_topic_count), 0)::int as key_topic_count,
+        coalesce(sum(s.finding_count), 0)::int as finding_count
+      from snapshots s where s.mind_id = m.id
+    ) c
+    where ${where}
+    order by ${orderBy}
+  `;
+}
+
+function toMind(r: MindRow): Mind {
+  const tagList = typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags;
+  return {
+    id: r.id,
+    name: r.name,
+    slug: r.slug,
+    email: r.email,
+    imageUrl: r.imageUrl,
+    socialMedia: r.socialMedia,
+    scope: r.scope,
+    isSelf: r.isSelf,
+    organizationId: r.organizationId,
+    createdAt: iso(r.createdAt),
+    updatedAt: iso(r.updatedAt),
+    tags: tagList.map((t: MindRow['tags'][number] & object) => ({
+      id: t.id,
+      name: t.name,
+      organizationId: t.organizationId,
+      createdAt: iso(t.createdAt),
+      updatedAt: iso(t.updatedAt),
+    })),
+    snapshotCount: Number(r.snapshotCount),
+    psychometricCount: Number(r.psychometricCount),
+    keyTopicCount: Number(r.keyTopicCount),
+    findingCount: Number(r.findingCount),
+  };
+}
+
+const toTwin = (t: typeof digitalTwins.$inferSelect): DigitalTwin => ({
+  id: t.id,
+  name: t.name,
+  mindId: t.mindId,
+  isDefault: t.isDefault,
+  createdAt: iso(t.createdAt)!,
+  updatedAt: iso(t.updatedAt)!,
+});
+
+async function queryMinds(db: Db, where: SQL, orderBy?: SQL): Promise<Mind[]> {
+  return rowsOf<MindRow>(await db.execute(selectMinds(where, orderBy))).map(toMind);
+}
+
+export async function getMind(db: Db, caller: Caller, mindId: string): Promise<Mind> {
+  const [mind] = await queryMinds(db, sql`m.id = ${mindId} and m.organization_id = ${caller.organizationId}`);
+  if (!mind) throw notFound('Mind');
+  return mind;
+}
+
+/** Throws 404 unless the mind exists in the caller's organization; cheaper than getMind. */
+export async function assertMindExists(db: Db, caller: Caller, mindId: string): Promise<{ id: string; name: string }> {
+  const [row] = await db
+    .select({ id: minds.id, name: minds.name })
+    .from(minds)
+    .where(and(eq(minds.id, mindId), eq(minds.organizationId, caller.organizationId)));
+  if (!row) throw notFound('Mind');
+  return row;
+}
+
+export async function listMinds(db: Db, caller: Caller, filter: { tagNames?: string }): Promise<Mind[]> {
+  const names = filter.tagNames !== undefined ? parseTagNames(filter.tagNames.split(',').filter((s) => s.trim()), 'tagNames') : [];
+  if (filter.tagNames !== undefined && names.length === 0) throw invalid('querystring.tagNames must name at least one tag', { field: 'querystring.tagNames' });
+  let where = sql`m.organization_id = ${caller.organizationId}`;
+  if (names.length) {
+    const lower = sql.join(names.map((n) => sql`${n.toLowerCase()}`), sql`, `);
+    where = sql`${where} and exists (
+      select 1 from mind_tags mt join tags t on t.id = mt.tag_id
+      where mt.mind_id = m.id and lower(t.name) in (${lower}))`;
+  }
+  return queryMinds(db, where);
+}
+
+export async function searchMinds(db: Db, caller: Caller, query: string): Promise<Mind[]> {
+  const q = query.trim().toLowerCase();
+  if (!q) throw invalid('querystring.query must not be empty', { field: 'querystring.query' });
+  const pattern = `%${likeEscape(q)}%`;
+  const prefix = `${likeEscape(q)}%`;
+  // Best matches first: an exact name/email/slug/tag, then a prefix, then anything containing it.
+  const rank = sql`case
+    when lower(m.name) = ${q} or lower(m.email) = ${q} or m.slug = ${q}
+      or exists (select 1 from mind_tags mt join tags t on t.id = mt.tag_id where mt.mind_id = m.id and lower(t.name) = ${q}) then 0
+    when lower(m.name) like ${prefix} or lower(m.email) like ${prefix} or m.slug like ${prefix} then 1
+    else 2 end`;
+  return queryMinds(
+    db,
+    sql`m.organization_id = ${caller.organizationId} and m.search_text like ${pattern}`,
+    sql`${rank}, lower(m.name), m.created_at desc`,
+  );
+}
+
+async function uniqueSlug(db: Db, organizationId: string, name: string, exceptMindId?: string): Promise<string> {
+  const base = slugify(name);
+  const taken = await db
+    .select({ slug: minds.slug })
+    .from(minds)
+    .where(
+      and(
+        eq(minds.organizationId, organizationId),
+        sql`(${minds.slug} = ${base} or ${minds.slug} ~ ${`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-[0-9]+$`})`,
+        exceptMindId ? sql`${minds.id} <> ${exceptMindId}` : undefined,
+      ),
+    );
+  const used = new Set(taken.map((t) => t.slug));
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** Retries once on a slug race: two minds of the same name created at the same instant. */
+async function withSlugRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (attempt < 3 && isUniqueViolation(err)) continue;
+      throw err;
+    }
+  }
+}
+
+export async function createMind(db: Db, caller: Caller, input: CreateMindBody): Promise<{ mind: Mind; digitalTwin: DigitalTwin }> {
+  const tagNames = parseTagNames(input.tags, 'body.tags');
+  const name = input.name.trim();
+  const created = await withSlugRetry(() =>
+    db.transaction(async (tx) => {
+      const slug = await uniqueSlug(tx, caller.organizationId, name);
+      const [row] = await tx
+        .insert(minds)
+        .values({
+          organizationId: caller.organizationId,
+          name,
+          slug,
+          email: input.email ?? null,
+          imageUrl: input.imageUrl ?? null,
+          socialMedia: input.socialMedia ?? null,
+          isSelf: input.isSelf ?? false,
+        })
+        .returning({ id: minds.id });
+      const [twin] = await tx.insert(digitalTwins).values({ mindId: row!.id, name: 'Default Twin', isDefault: true }).returning();
+      await setMindTagIds(tx, row!.id, await ensureTags(tx, caller.organizationId, tagNames));
+      await refreshSearchText(tx, sql`id = ${row!.id}`);
+      return { mindId: row!.id, twin: twin! };
+    }),
+  );
+  return { mind: await getMind(db, caller, created.mindId), digitalTwin: toTwin(created.twin) };
+}
+
+export async function updateMind(db: Db, caller: Caller, mindId: string, input: UpdateMindBody): Promise<Mind> {
+  const tagNames = input.tags !== undefined ? parseTagNames(input.tags, 'body.tags') : null;
+  await withSlugRetry(() =>
+    db.transaction(async (tx) => {
+      const existing = await assertMindExists(tx, caller, mindId);
+      const changes: Partial<typeof minds.$inferInsert> = { updatedAt: new Date() };
+      if (input.name !== undefined && input.name.trim() !== existing.name) {
+        changes.name = input.name.trim();
+        changes.slug = await uniqueSlug(tx, caller.organizationId, changes.name, mindId);
+      }
+      if (input.email !== undefined) changes.email = input.email;
+      if (input.imageUrl !== undefined) changes.imageUrl = input.imageUrl;
+      if (input.socialMedia !== undefined) changes.socialMedia = input.socialMedia;
+      if (input.isSelf !== undefined) changes.isSelf = input.isSelf;
+      await tx.update(minds).set(changes).where(eq(minds.id, mindId));
+      if (tagNames) await setMindTagIds(tx, mindId, await ensureTags(tx, caller.organizationId, tagNames));
+      await refreshSearchText(tx, sql`id = ${mindId}`);
+    }),
+  );
+  return getMind(db, caller, mindId);
+}
+
+export async function setMindTags(db: Db, caller: Caller, mindId: string, tagNamesInput: string | string[]): Promise<Mind> {
+  const names = parseTagNames(tagNamesInput, 'body.tagNames');
+  await db.transaction(async (tx) => {
+    await assertMindExists(tx, caller, mindId);
+    await setMindTagIds(tx, mindId, await ensureTags(tx, caller.organizationId, names));
+    await tx.update(minds).set({ updatedAt: new Date() }).where(eq(minds.id, mindId));
+    await refreshSearchText(tx, sql`id = ${mindId}`);
+  });
+  return getMind(db, caller, mindId);
+}
+
+/** Deletes the mind and, through cascades, its twin, tag links, snapshots, turns, analysis and simulations. */
+export async function deleteMind(db: Db, caller: Caller, mindId: string, beforeDelete: MindDeletionHook[] = []): Promise<void> {
+  await assertMindExists(db, caller, mindId);
+  for (const hook of beforeDelete) await hook(caller, mindId);
+  const deleted = await db
+    .delete(minds)
+    .where(and(eq(minds.id, mindId), eq(minds.organizationId, caller.organizationId)))
+    .returning({ id: minds.id });
+  if (!deleted.length) throw notFound('Mind');
+}
+
+export async function getDefaultTwinId(db: Db, mindId: string): Promise<string | null> {
+  const [twin] = await db
+    .select({ id: digitalTwins.id })
+    .from(digitalTwins)
+    .where(and(eq(digitalTwins.mindId, mindId), eq(digitalTwins.isDefault, true)));
+  return twin?.id ?? null;
+}

@@ -1,0 +1,54 @@
+/**
+ * `mindprint serve`: the API process. On the embedded database it also runs the job worker,
+ * so one command is a complete service.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOptions } from './app.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { acquireLock, updateLockUrl } from './db/lock.ts';
+import { bootstrapKey, openContext } from './services.ts';
+
+export interface Module {
+  /** Adds routes, hooks and background work to a running app; returns a cleanup. */
+  setup(ctx: AppContext, opts: { runWorker: boolean }): Promise<{ appOptions: AppOptions; close(): Promise<void> }>;
+}
+
+export async function loadModules(): Promise<Module[]> {
+  return [];
+}
+
+export async function serve(config: Config): Promise<{ app: FastifyInstance; url: string; stop(): Promise<void> }> {
+  const releaseLock = config.databaseUrl ? async () => {} : await acquireLock(config.dataDir, null);
+  const ctx = await openContext(config);
+  const boot = await bootstrapKey(ctx.db, config.bootstrapKey);
+  const runWorker = config.inProcessWorker;
+  const modules = await Promise.all((await loadModules()).map((m) => m.setup(ctx, { runWorker })));
+  const app = await buildApp(ctx, {
+    apiPlugins: modules.flatMap((m) => m.appOptions.apiPlugins ?? []),
+    publicPlugins: modules.flatMap((m) => m.appOptions.publicPlugins ?? []),
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  if (!config.databaseUrl) await updateLockUrl(config.dataDir, url);
+  if (boot?.generated) {
+    // Printed once, on the terminal, never logged: this is the only time the secret is shown.
+    process.stdout.write(
+      `\nNo API key existed, so one was created for organization "default", user admin@localhost:\n\n  ${boot.issued.key}\n\n` +
+        'Keep it: it is not shown again. Try: curl -H "Authorization: Bearer <key>" ' + `${url}${config.basePath}/minds\n\n`,
+    );
+  }
+  app.log.info({ url: `${url}${config.basePath}`, database: ctx.database.kind, docs: `${url}/docs` }, 'Mindprint is serving');
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await app.close();
+      for (const m of modules) await m.close();
+      await ctx.close();
+      await releaseLock();
+    })());
+  return { app, url, stop };
+}

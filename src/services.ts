@@ -1,0 +1,55 @@
+/**
+ * Opens everything a process needs (database, migrations, auth, usage) and closes it again.
+ * `serve`, `worker`, the CLI and the tests all start here, so they cannot drift apart.
+ */
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { Authenticator } from './auth/authenticate.ts';
+import { countKeys, createKeyFor, type IssuedKey } from './auth/keys.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { migrate, openDatabase, type Database, type Db } from './db/client.ts';
+import { serviceSettings } from './db/schema.ts';
+import { UsageRecorder } from './usage/recorder.ts';
+
+export interface OpenContextOptions {
+  /** PGlite: start from this migrated dump instead of the data dir (tests). */
+  pgliteDump?: Blob;
+  usageFlushMs?: number;
+  authCacheMs?: number;
+}
+
+export async function openContext(config: Config, opts: OpenContextOptions = {}): Promise<AppContext & { close(): Promise<void> }> {
+  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteDump: opts.pgliteDump });
+  await migrate(database);
+  const auth = new Authenticator(database.db, opts.authCacheMs);
+  const usage = new UsageRecorder(database.db, auth.pendingLastUsed, opts.usageFlushMs);
+  usage.start();
+  const ctx: AppContext = { config, database, db: database.db, auth, usage, mindDeletionHooks: [] };
+  return {
+    ...ctx,
+    async close() {
+      await usage.stop().catch(() => {});
+      await database.close();
+    },
+  };
+}
+
+/**
+ * First start: with MINDPRINT_BOOTSTRAP_KEY, create organization "default", user
+ * "admin@localhost" and a key with exactly that secret; with neither a key nor that variable,
+ * create a random key. Returns the key when one was generated (the caller prints it once).
+ */
+export async function bootstrapKey(db: Db, bootstrapSecret: string | null): Promise<{ issued: IssuedKey; generated: boolean } | null> {
+  if ((await countKeys(db)) > 0) return null;
+  const issued = await createKeyFor(db, { org: 'default', user: 'admin@localhost', name: 'bootstrap', secret: bootstrapSecret ?? undefined });
+  return { issued, generated: !bootstrapSecret };
+}
+
+/** A secret shared by every replica through the database (created once, on first use). */
+export async function sharedSecret(db: Db, key: string, configured: string | null): Promise<string> {
+  if (configured) return configured;
+  await db.insert(serviceSettings).values({ key, value: randomBytes(32).toString('base64url') }).onConflictDoNothing();
+  const [row] = await db.select({ value: serviceSettings.value }).from(serviceSettings).where(eq(serviceSettings.key, key));
+  return row!.value;
+}
