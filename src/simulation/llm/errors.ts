@@ -71,6 +71,10 @@ export function toLlmError(error: unknown, ctx: ErrorContext): LlmEngineError {
     if (status === null) {
       return new LlmEngineError('unreachable', `Could not reach the LLM provider at ${where}${after}: ${detail}`);
     }
+    if (status < 400) {
+      // A successful status whose body the SDK could not parse (HTML from a proxy, truncated JSON, …).
+      return new LlmEngineError('invalid_response', `The LLM provider at ${where} returned a response that could not be read (HTTP ${status}): ${detail}`, status);
+    }
     if (status === 401 || status === 403) {
       return new LlmEngineError(
         'auth',
