@@ -54,9 +54,12 @@ export async function startTestS3Server(opts: { bucket?: string } = {}): Promise
       (id) => (id === ACCESS_KEY_ID ? SECRET_ACCESS_KEY : undefined),
     );
     if (problem === null) return s3rverHandler(req, res);
-    // Answer at once; the unread body is discarded by Node before the connection is reused.
-    res.writeHead(403, { 'content-type': 'application/xml', connection: 'close' });
-    res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
+    // Drain the body first: answering mid-upload makes some clients fail with EPIPE instead of 403.
+    req.resume();
+    req.once('end', () => {
+      res.writeHead(403, { 'content-type': 'application/xml' });
+      res.end(`<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SignatureDoesNotMatch</Code><Message>${problem}</Message></Error>`);
+    });
   });
   let port: number;
   try {
