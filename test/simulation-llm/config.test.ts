@@ -19,6 +19,7 @@ test('openai-compatible by default, comma-separated models, trailing slash trimm
     models: ['llama3.1:8b', 'qwen2.5:7b'],
     structuredOutputs: true,
     maxRetries: 2,
+    timeoutMs: 300_000,
   });
 });
 
@@ -43,9 +44,11 @@ test('optional switches parse', () => {
     MINDPRINT_LLM_MODEL: 'gpt-4o-mini',
     MINDPRINT_LLM_STRUCTURED_OUTPUTS: 'false',
     MINDPRINT_LLM_MAX_RETRIES: '0',
+    MINDPRINT_LLM_TIMEOUT_MS: '60000',
   });
   assert.equal(config?.structuredOutputs, false);
   assert.equal(config?.maxRetries, 0);
+  assert.equal(config?.timeoutMs, 60_000);
 });
 
 test('bad values throw an error naming the variable', () => {
@@ -61,6 +64,7 @@ test('bad values throw an error naming the variable', () => {
     [{ MINDPRINT_LLM_BASE_URL: 'http://localhost:8000/v1' }, /MINDPRINT_LLM_MODEL/],
     [{ ...base, MINDPRINT_LLM_STRUCTURED_OUTPUTS: 'maybe' }, /MINDPRINT_LLM_STRUCTURED_OUTPUTS/],
     [{ ...base, MINDPRINT_LLM_MAX_RETRIES: '-1' }, /MINDPRINT_LLM_MAX_RETRIES/],
+    [{ ...base, MINDPRINT_LLM_TIMEOUT_MS: '5s' }, /MINDPRINT_LLM_TIMEOUT_MS/],
   ];
   for (const [env, pattern] of cases) assert.throws(() => llmConfigFromEnv(env), pattern, JSON.stringify(env));
 });

@@ -147,6 +147,16 @@ test('abort cancels the request: the fake sees the connection closed, no analysi
   assert.ok(deltas.length < 200);
 });
 
+test('a provider slower than the timeout: timeout error, connection closed', async () => {
+  fake.setReply(() => ({ content: 'very slow words', chunkDelayMs: 400 }));
+  const error = await rejection(engine({ timeoutMs: 150 }).generate(input()));
+  assert.equal(error.code, 'timeout');
+  assert.match(error.message, /150 ms/);
+  const [request] = fake.chatRequests();
+  await request!.closed;
+  assert.equal(request!.aborted, true);
+});
+
 test('an already-aborted signal makes no request', async () => {
   const controller = new AbortController();
   controller.abort();

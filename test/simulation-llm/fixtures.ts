@@ -46,6 +46,7 @@ export function configFor(fake: FakeOpenAiServer, overrides: Partial<LlmConfig> 
     models: fake.models,
     structuredOutputs: true,
     maxRetries: 0,
+    timeoutMs: 10_000,
     ...overrides,
   };
 }

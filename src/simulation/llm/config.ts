@@ -22,10 +22,17 @@ export interface LlmConfig {
   structuredOutputs: boolean;
   /** Retries for 429/5xx/network failures, honouring retry-after headers. */
   maxRetries: number;
+  /**
+   * Upper bound for one model call (answer or analysis), retries included. Generous by default:
+   * a local model on CPU can take minutes over a long prompt; a hung server must still not hold a
+   * background job or a stored message in `streaming` for ever.
+   */
+  timeoutMs: number;
 }
 
 const PROVIDERS: readonly LlmProvider[] = ['openai-compatible', 'anthropic'];
 const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_TIMEOUT_MS = 300_000;
 
 /** Returns null when no LLM is configured (MINDPRINT_LLM_MODEL unset or blank). */
 export function llmConfigFromEnv(env: NodeJS.ProcessEnv): LlmConfig | null {
@@ -63,6 +70,7 @@ export function llmConfigFromEnv(env: NodeJS.ProcessEnv): LlmConfig | null {
     models,
     structuredOutputs: parseBoolean('MINDPRINT_LLM_STRUCTURED_OUTPUTS', env.MINDPRINT_LLM_STRUCTURED_OUTPUTS, true),
     maxRetries: parseMaxRetries(env.MINDPRINT_LLM_MAX_RETRIES),
+    timeoutMs: parseTimeout(env.MINDPRINT_LLM_TIMEOUT_MS),
   };
 }
 
@@ -136,6 +144,16 @@ function parseMaxRetries(raw: string | undefined): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 10) {
     throw new Error(`MINDPRINT_LLM_MAX_RETRIES must be an integer from 0 to 10 (got "${raw}")`);
+  }
+  return n;
+}
+
+function parseTimeout(raw: string | undefined): number {
+  const value = raw?.trim() ?? '';
+  if (value === '') return DEFAULT_TIMEOUT_MS;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1000 || n > 3_600_000) {
+    throw new Error(`MINDPRINT_LLM_TIMEOUT_MS must be an integer number of milliseconds from 1000 to 3600000 (got "${raw}")`);
   }
   return n;
 }

@@ -13,7 +13,7 @@ import type { LanguageModel } from 'ai';
 import { z } from 'zod';
 import type { EngineInput, EngineResult, SimulationAnalysis, SimulationEngine } from '../types.ts';
 import type { LlmConfig } from './config.ts';
-import { abortedError, LlmEngineError, toLlmError } from './errors.ts';
+import { abortedError, LlmEngineError, timeoutError, toLlmError } from './errors.ts';
 import type { ErrorContext } from './errors.ts';
 import { resolveEvidence } from './evidence.ts';
 import { buildAnalysisPrompt, buildAnswerPrompt, MAX_EXCERPTS } from './prompt.ts';
@@ -60,7 +60,9 @@ export function createLlmEngine(config: LlmConfig, modelId: string): SimulationE
         return { text, analysis: toAnalysis(analysis), evidence: resolveEvidence(analysis.evidence, input.memory.slice(0, MAX_EXCERPTS)) };
       } catch (error) {
         if (input.signal?.aborted) throw abortedError();
-        throw toLlmError(error, ctx);
+        const mapped = toLlmError(error, ctx);
+        // An abort the caller did not ask for can only be our own timeout.
+        throw mapped.code === 'aborted' ? timeoutError(ctx, config.timeoutMs) : mapped;
       }
     },
   };
@@ -80,6 +82,7 @@ async function streamAnswer(
     maxOutputTokens: ANSWER_MAX_TOKENS,
     maxRetries: config.maxRetries,
     abortSignal: input.signal,
+    timeout: { totalMs: config.timeoutMs },
     // Errors arrive as stream parts below; the default handler would also print them to the console.
     onError: () => {},
   });
@@ -112,11 +115,12 @@ async function analyse(model: LanguageModel, config: LlmConfig, input: EngineInp
         maxOutputTokens: ANALYSIS_MAX_TOKENS,
         maxRetries: config.maxRetries,
         abortSignal: input.signal,
+        timeout: { totalMs: config.timeoutMs },
       });
       return result.output;
     } catch (error) {
       const mapped = toLlmError(error, ctx);
-      if (mapped.code !== 'invalid_response' || attempt >= ANALYSIS_ATTEMPTS) throw mapped;
+      if (mapped.code !== 'invalid_response' || attempt >= ANALYSIS_ATTEMPTS) throw error;
     }
   }
 }

@@ -23,6 +23,7 @@ export type LlmErrorCode =
   | 'provider_rejected' // other 4xx (bad request, context too long, …)
   | 'unreachable' // no HTTP response at all
   | 'invalid_response' // a response we could not use (bad JSON, no answer, no valid analysis)
+  | 'timeout' // the provider did not finish within MINDPRINT_LLM_TIMEOUT_MS
   | 'aborted'; // the caller cancelled (client disconnected)
 
 export class LlmEngineError extends Error {
@@ -49,6 +50,13 @@ const MAX_DETAIL = 300;
 
 export function abortedError(): LlmEngineError {
   return new LlmEngineError('aborted', 'LLM generation was cancelled');
+}
+
+export function timeoutError(ctx: ErrorContext, timeoutMs: number): LlmEngineError {
+  return new LlmEngineError(
+    'timeout',
+    `The LLM provider at ${ctx.endpoint} (model ${ctx.model}) did not finish within ${timeoutMs} ms (MINDPRINT_LLM_TIMEOUT_MS).`,
+  );
 }
 
 export function toLlmError(error: unknown, ctx: ErrorContext): LlmEngineError {
