@@ -1,0 +1,171 @@
+/**
+ * Ranking the candidate memory for a query: BM25F over two fields of each turn — what the
+ * person said (`text`) and the question they were answering (`context`) — so a new question
+ * finds old answers both by their words and by the old question's words. A mild boost for
+ * recent mindsets, and near-duplicate turns suppressed so one thing said twice is used once.
+ */
+import type { MemoryTurn } from '../types.ts';
+import type { QueryTerm } from './query.ts';
+import { contentStems, rawWords, termOf } from './text.ts';
+
+/** BM25 saturation and length normalisation (the usual values). */
+const K1 = 1.2;
+const B_TEXT = 0.75;
+const B_CONTEXT = 0.5;
+/** A match in the old question counts as much as a match in the answer. */
+const W_TEXT = 1;
+const W_CONTEXT = 1;
+/** The newest mindset gets at most this much more score than the oldest. */
+const RECENCY_BOOST = 0.1;
+/** Turns sharing this much of their content vocabulary with a better one are duplicates. */
+const DUPLICATE_JACCARD = 0.7;
+/** How deep in the ranking duplicates are looked for (the rest is never used anyway). */
+const DEDUP_DEPTH = 40;
+
+export interface RankedTurn {
+  turn: MemoryTurn;
+  score: number;
+  /** Share (0–1) of the query's idf-weighted mass that this turn matches, in text or context. */
+  coverage: number;
+  /** Stems of query terms the turn matches. */
+  matched: string[];
+}
+
+export interface Ranking {
+  ranked: RankedTurn[];
+  /** Inverse document frequency of each query stem over the candidates. */
+  idf: Map<string, number>;
+}
+
+interface FieldStats {
+  counts: Map<string, number>;
+  length: number;
+}
+
+/** Counts of the query stems in `text`, and its content-word length. */
+function fieldStats(text: string | null, query: ReadonlyMap<string, QueryTerm>): FieldStats {
+  const counts = new Map<string, number>();
+  let length = 0;
+  if (text) {
+    for (const raw of rawWords(text)) {
+      const s = termOf(raw);
+      if (!s) continue;
+      length++;
+      if (query.has(s)) counts.set(s, (counts.get(s) ?? 0) + 1);
+    }
+  }
+  return { counts, length };
+}
+
+/** Robertson–Spärck Jones idf, kept positive even for terms in every candidate. */
+function idfOf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * Rank `memory` for `query`. `coverageTerms` limits which query stems count for
+ * `coverage` (the message's own terms unless the message is a follow-up).
+ */
+export function rankMemory(memory: readonly MemoryTurn[], query: readonly QueryTerm[], coverageTerms?: ReadonlySet<string>): Ranking {
+  const byStem = new Map(query.map((q) => [q.stem, q]));
+  const unique = dedupeById(memory);
+  const n = unique.length;
+  const stats = unique.map((turn) => ({ turn, text: fieldStats(turn.text, byStem), context: fieldStats(turn.context, byStem) }));
+
+  const avgText = Math.max(1, stats.reduce((a, s) => a + s.text.length, 0) / Math.max(1, n));
+  const withContext = stats.filter((s) => s.context.length > 0);
+  const avgContext = Math.max(1, withContext.reduce((a, s) => a + s.context.length, 0) / Math.max(1, withContext.length));
+
+  const df = new Map<string, number>();
+  for (const s of stats) {
+    for (const q of byStem.keys()) if (s.text.counts.has(q) || s.context.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
+  }
+  const idf = new Map<string, number>();
+  for (const q of byStem.keys()) idf.set(q, idfOf(df.get(q) ?? 0, n));
+
+  const coverageSet = coverageTerms && coverageTerms.size > 0 ? coverageTerms : new Set(byStem.keys());
+  let coverageMass = 0;
+  for (const q of coverageSet) coverageMass += (byStem.get(q)?.weight ?? 0) * (idf.get(q) ?? 0);
+
+  let oldest = Infinity;
+  let newest = -Infinity;
+  for (const t of unique) {
+    const ms = t.mindsetDate.getTime();
+    if (ms < oldest) oldest = ms;
+    if (ms > newest) newest = ms;
+  }
+  const span = n > 0 ? newest - oldest : 0;
+
+  const ranked: RankedTurn[] = [];
+  for (const s of stats) {
+    let score = 0;
+    let covered = 0;
+    const matched: string[] = [];
+    for (const [q, term] of byStem) {
+      const tfText = s.text.counts.get(q) ?? 0;
+      const tfContext = s.context.counts.get(q) ?? 0;
+      if (tfText === 0 && tfContext === 0) continue;
+      const tf =
+        (W_TEXT * tfText) / (1 - B_TEXT + (B_TEXT * s.text.length) / avgText) +
+        (W_CONTEXT * tfContext) / (1 - B_CONTEXT + (B_CONTEXT * s.context.length) / avgContext);
+      const w = idf.get(q)!;
+      score += term.weight * w * (tf / (K1 + tf));
+      if (coverageSet.has(q)) covered += term.weight * w;
+      matched.push(q);
+    }
+    if (score <= 0) continue;
+    const recency = span > 0 ? (s.turn.mindsetDate.getTime() - oldest) / span : 0;
+    ranked.push({
+      turn: s.turn,
+      score: score * (1 + RECENCY_BOOST * recency),
+      coverage: coverageMass > 0 ? covered / coverageMass : 0,
+      matched,
+    });
+  }
+  // Ties broken by recency, then by transcript order and id, so the order never depends on input order.
+  ranked.sort(
+    (a, b) =>
+      b.score - a.score ||
+      b.turn.mindsetDate.getTime() - a.turn.mindsetDate.getTime() ||
+      a.turn.seq - b.turn.seq ||
+      (a.turn.turnId < b.turn.turnId ? -1 : a.turn.turnId > b.turn.turnId ? 1 : 0),
+  );
+  return { ranked: suppressDuplicates(ranked), idf };
+}
+
+function dedupeById(memory: readonly MemoryTurn[]): MemoryTurn[] {
+  const seen = new Set<string>();
+  const out: MemoryTurn[] = [];
+  for (const t of memory) {
+    if (seen.has(t.turnId)) continue;
+    seen.add(t.turnId);
+    out.push(t);
+  }
+  return out;
+}
+
+/** Drop turns that repeat a better-ranked one (same content vocabulary, Jaccard ≥ 0.7). */
+function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
+  const kept: { r: RankedTurn; vocab: Set<string> }[] = [];
+  const out: RankedTurn[] = [];
+  for (let i = 0; i < ranked.length; i++) {
+    const r = ranked[i]!;
+    if (i >= DEDUP_DEPTH) {
+      out.push(r);
+      continue;
+    }
+    const vocab = new Set(contentStems(r.turn.text));
+    if (kept.some((k) => jaccard(k.vocab, vocab) >= DUPLICATE_JACCARD)) continue;
+    kept.push({ r, vocab });
+    out.push(r);
+  }
+  return out;
+}
+
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  for (const x of small) if (large.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
