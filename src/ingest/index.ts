@@ -1,0 +1,11 @@
+/**
+ * Transcript ingestion: recognise an uploaded file by its bytes, parse it into speaker turns off
+ * the event loop, and decide which speaker is the mind.
+ */
+export type { Attribution, FileKind, SpeakerSummary, Transcript, TranscriptTurn } from './types.ts';
+export { sniffFile } from './sniff.ts';
+export { parseTranscriptFile, closeParserPool } from './pool.ts';
+export type { ParseOptions } from './parse.ts';
+export { attributeSpeaker, type AttributeOptions, type AttributionResult } from './attribution.ts';
+export { countWords } from './words.ts';
+export { UnreadableTranscriptError, UnknownSpeakerError, ParseTimeoutError, ParserCrashedError } from './errors.ts';

@@ -1,0 +1,171 @@
+/**
+ * A small, bounded pool of parser worker threads. Parsing a hostile file (a PDF that makes pdf.js
+ * spin, a huge document) must not stall the API's event loop, so every parse runs in a worker;
+ * tasks beyond the pool size wait in a queue; a task that runs past its timeout has its worker
+ * terminated (the only way to stop synchronous work) and a fresh worker takes its place.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { FileKind, Transcript } from './types.ts';
+import type { ParseOptions } from './parse.ts';
+import { ParserCrashedError, ParseTimeoutError, UnreadableTranscriptError } from './errors.ts';
+
+export interface TaskRequest {
+  id: number;
+  path: string;
+  kind: FileKind;
+  opts: ParseOptions;
+}
+
+export type TaskResponse =
+  | { id: number; ok: true; transcript: Transcript }
+  | { id: number; ok: false; error: { name: string; message: string } };
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+/** Heap cap per worker, so a file that explodes in memory kills its worker, not the process. */
+const WORKER_HEAP_MB = 1024;
+
+interface Task extends TaskRequest {
+  timeoutMs: number;
+  resolve: (t: Transcript) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+  timer: NodeJS.Timeout | null;
+}
+
+/**
+ * The worker registers tsx itself (worker-bootstrap.js), whichever way this process was launched.
+ * A tsx loader flag inherited from the parent is removed so the worker never stacks two loaders.
+ */
+export function workerExecArgv(parentExecArgv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  const isTsx = (value: string | undefined): boolean => value !== undefined && /(?:^|[\\/])tsx(?:$|[\\/@])/.test(value);
+  for (let i = 0; i < parentExecArgv.length; i++) {
+    const arg = parentExecArgv[i]!;
+    const m = /^--(?:import|loader|experimental-loader|require)(?:=(.*))?$/.exec(arg);
+    if (m && m[1] !== undefined && isTsx(m[1])) continue;
+    if (m && m[1] === undefined && isTsx(parentExecArgv[i + 1])) {
+      i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+class ParserPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly size: number) {}
+
+  run(path: string, kind: FileKind, opts: ParseOptions): Promise<Transcript> {
+    if (this.closed) return Promise.reject(new Error('The parser pool is closed'));
+    return new Promise<Transcript>((resolve, reject) => {
+      const { timeoutMs = DEFAULT_TIMEOUT_MS, ...rest } = opts;
+      this.queue.push({ id: this.nextId++, path, kind, opts: rest, timeoutMs, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find((s) => s.task === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const task = this.queue.shift()!;
+      slot.task = task;
+      slot.worker.ref();
+      slot.timer = setTimeout(() => this.fail(slot!, new ParseTimeoutError(`Parsing the file took longer than ${formatMs(task.timeoutMs)} and was stopped`)), task.timeoutMs);
+      const request: TaskRequest = { id: task.id, path: task.path, kind: task.kind, opts: task.opts };
+      slot.worker.postMessage(request);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(new URL('./worker-bootstrap.js', import.meta.url), {
+      execArgv: workerExecArgv(),
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    const slot: Slot = { worker, task: null, timer: null };
+    worker.unref();
+    worker.on('message', (res: TaskResponse) => this.settle(slot, res));
+    worker.on('error', (err) => this.fail(slot, new ParserCrashedError(`The parser crashed while reading the file: ${err.message}`)));
+    worker.on('exit', (code) => this.fail(slot, new ParserCrashedError(`The parser stopped unexpectedly (exit code ${code})`)));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private settle(slot: Slot, res: TaskResponse): void {
+    const task = slot.task;
+    if (!task || task.id !== res.id) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.task = null;
+    slot.timer = null;
+    slot.worker.unref();
+    if (res.ok) task.resolve(res.transcript);
+    else task.reject(rebuildError(res.error));
+    this.dispatch();
+  }
+
+  /** Ends the slot's worker and fails its task (timeout, crash, unexpected exit). */
+  private fail(slot: Slot, error: Error): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return; // already removed
+    this.slots.splice(index, 1);
+    if (slot.timer) clearTimeout(slot.timer);
+    const task = slot.task;
+    slot.task = null;
+    void slot.worker.terminate();
+    task?.reject(error);
+    if (!this.closed) this.dispatch();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const task of this.queue.splice(0)) task.reject(new Error('The parser pool was closed before the file was parsed'));
+    const slots = this.slots.splice(0);
+    for (const slot of slots) {
+      if (slot.timer) clearTimeout(slot.timer);
+      slot.task?.reject(new Error('The parser pool was closed before the file was parsed'));
+    }
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+}
+
+function rebuildError(e: { name: string; message: string }): Error {
+  if (e.name === 'UnreadableTranscriptError') return new UnreadableTranscriptError(e.message);
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+let pool: ParserPool | null = null;
+
+/**
+ * Parses a file (of a kind returned by sniffFile) into a transcript, in a worker thread.
+ * Rejects with UnreadableTranscriptError for files that can never be read; any other error
+ * (ParseTimeoutError, ParserCrashedError, I/O errors) may succeed on a retry.
+ */
+export function parseTranscriptFile(path: string, kind: FileKind, opts: ParseOptions = {}): Promise<Transcript> {
+  pool ??= new ParserPool(POOL_SIZE);
+  return pool.run(path, kind, opts);
+}
+
+/** Terminates the parser workers (shutdown, tests). A later parse starts a fresh pool. */
+export async function closeParserPool(): Promise<void> {
+  const p = pool;
+  pool = null;
+  await p?.close();
+}

@@ -1,0 +1,21 @@
+/**
+ * Parser worker thread: receives one task at a time from the pool, parses in this thread, and
+ * posts the transcript or the error (by name and message, which is all that crosses threads).
+ */
+import { parentPort } from 'node:worker_threads';
+import { parseInThisThread } from './parse.ts';
+import type { TaskRequest, TaskResponse } from './pool.ts';
+
+if (!parentPort) throw new Error('worker.ts must run in a worker thread');
+const port = parentPort;
+
+port.on('message', async (task: TaskRequest) => {
+  let response: TaskResponse;
+  try {
+    response = { id: task.id, ok: true, transcript: await parseInThisThread(task.path, task.kind, task.opts) };
+  } catch (err) {
+    const e = err instanceof Error ? err : new Error(String(err));
+    response = { id: task.id, ok: false, error: { name: e.name, message: e.message } };
+  }
+  port.postMessage(response);
+});
