@@ -451,7 +451,7 @@ function report(rows: Row[], overall: Row, macro: Row, lat: Latency[], convs: Co
     '## Per person (means over held-out questions)',
     '',
     'Columns: engine, random own turn, most generic turn, and the ratio engine / random, per metric. "Abstained" =',
-    `questions answered "I haven't talked about that" (best turn covers < ${MIN_COVERAGE} of the question). Words = engine / real.`,
+    `questions answered "I haven't talked about that" (the turns it would draw on cover < ${MIN_COVERAGE} of the question's idf-weighted words). Words = engine / real.`,
     '',
     '| person | questions | F1 | F1 random | F1 generic | F1 ratio | ROUGE-L | RL random | RL generic | RL ratio | Jaccard | J random | J generic | J ratio | abstained | words |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',

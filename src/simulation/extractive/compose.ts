@@ -14,6 +14,8 @@ const MIN_RELATIVE_TURN_SCORE = 0.3;
 const MAX_SOURCE_TURNS = 5;
 /** Weight of a sentence's own relevance against its turn's. */
 const SENTENCE_RELEVANCE_WEIGHT = 0.6;
+/** Share of its turn's score kept by a sentence that contains no query term. */
+const OFF_TOPIC_FACTOR = 0.5;
 /** People tend to lead with their point: the first sentence of a turn gets a small bonus. */
 const LEAD_BONUS = 0.1;
 /** Answer length bounds, in words, whatever the person's habits. */
@@ -112,7 +114,10 @@ export function composeAnswer(
     });
   }
   candidates.forEach((c, i) => {
-    c.score += SENTENCE_RELEVANCE_WEIGHT * (maxRelevance > 0 ? relevance[i]! / maxRelevance : 0) + (c.index === 0 ? LEAD_BONUS : 0);
+    const rel = relevance[i]!;
+    // A sentence naming nothing asked about only pads the answer: it counts half its turn.
+    if (rel === 0) c.score *= OFF_TOPIC_FACTOR;
+    else c.score += SENTENCE_RELEVANCE_WEIGHT * (rel / maxRelevance) + (c.index === 0 ? LEAD_BONUS : 0);
   });
 
   const order = candidates

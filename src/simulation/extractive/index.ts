@@ -10,8 +10,8 @@
 import type { Evidence, EngineInput, EngineResult, SimulationEngine } from '../types.ts';
 import { analyse, analyseNothingRelevant } from './analysis.ts';
 import { composeAnswer, nothingRelevantAnswer, sourceTurns, usesContractions, wordBudget, type UsedSentence } from './compose.ts';
-import { buildQuery, isFollowUp } from './query.ts';
-import { rankMemory } from './rank.ts';
+import { buildQuery, isFollowUp, type QueryTerm } from './query.ts';
+import { rankMemory, type RankedTurn } from './rank.ts';
 
 export { extractSearchTerms, buildQuery, isFollowUp, MAX_SEARCH_TERMS, type QueryTerm } from './query.ts';
 export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
@@ -22,10 +22,29 @@ export { sentences, words, stem, contentStems, type SentenceSpan } from './text.
 export const EXTRACTIVE_MODEL_ID = 'mindprint-extractive-1';
 
 /**
- * Below this share of the question's (idf-weighted) vocabulary found in the best turn, the
- * match is taken for chance and the person says they have not talked about it.
+ * Below this share of the question's (idf-weighted) vocabulary found in the turns the answer
+ * would draw on, the match is taken for chance and the person says they have not talked
+ * about it. Words the person never used nor was asked about weigh most (highest idf), so a
+ * question whose specific words are all new to them falls below it.
  */
-export const MIN_COVERAGE = 0.1;
+export const MIN_COVERAGE = 0.3;
+
+/**
+ * Share of the question's idf-weighted mass matched by any of `sources` — the answer is
+ * composed from several turns, so together they must cover the question.
+ */
+export function coverageOf(sources: readonly RankedTurn[], query: readonly QueryTerm[], idf: ReadonlyMap<string, number>, terms: ReadonlySet<string>): number {
+  const matched = new Set(sources.flatMap((r) => r.matched));
+  let total = 0;
+  let covered = 0;
+  for (const q of query) {
+    if (!terms.has(q.stem)) continue;
+    const mass = q.weight * (idf.get(q.stem) ?? 0);
+    total += mass;
+    if (matched.has(q.stem)) covered += mass;
+  }
+  return total > 0 ? covered / total : 0;
+}
 
 /** One evidence item per contiguous run of sentences used from a turn, so quotes are exact. */
 export function evidenceFor(used: readonly UsedSentence[]): Evidence[] {
@@ -53,16 +72,17 @@ export function evidenceFor(used: readonly UsedSentence[]): Evidence[] {
 /** The answer for `input`, without streaming. Pure: same input, same result. */
 export function answer(input: EngineInput): EngineResult {
   const query = buildQuery(input.message, input.history);
-  const coverageTerms = isFollowUp(input.message) ? undefined : new Set(query.filter((q) => q.fromMessage).map((q) => q.stem));
+  // A follow-up is judged on the whole conversation's terms, a fresh question on its own.
+  const own = query.filter((q) => q.fromMessage);
+  const coverageTerms = new Set((isFollowUp(input.message) || own.length === 0 ? query : own).map((q) => q.stem));
   const { ranked, idf } = rankMemory(input.memory, query, coverageTerms);
   input.signal?.throwIfAborted();
 
-  const best = ranked[0];
-  if (!best || best.coverage < MIN_COVERAGE) {
+  const sources = sourceTurns(ranked);
+  if (sources.length === 0 || coverageOf(sources, query, idf, coverageTerms) < MIN_COVERAGE) {
     const text = nothingRelevantAnswer(query, input.persona, usesContractions(input.memory));
     return { text, evidence: [], analysis: analyseNothingRelevant(query, input.persona, text) };
   }
-  const sources = sourceTurns(ranked);
   const budget = wordBudget(input.persona, input.memory, sources);
   const { text, used } = composeAnswer(sources, query, idf, budget);
   return { text, evidence: evidenceFor(used), analysis: analyse({ used, query, persona: input.persona, answer: text }) };

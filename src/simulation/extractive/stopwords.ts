@@ -1,7 +1,8 @@
 /**
  * Words that carry no topic. Two groups: ordinary English function words, and the fillers
  * of spoken conversation ("yeah", "kind of", "you know") that transcripts are full of and
- * that would otherwise make every turn look relevant to every question.
+ * that would otherwise make every turn look relevant to every question, and the framing words
+ * of questions ("your opinion on", "your thoughts about") that say nothing of the topic.
  */
 const FUNCTION_WORDS = `a about above after again against all am an and any are aren't as at be because been
 before being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't
@@ -23,6 +24,7 @@ maybe perhaps probably certainly definitely absolutely totally pretty quite rath
 ever never always often sometimes now then today here there back another else anyway though although
 us let's that'd there'd who'd it'd it'll that'll there'll what'd what'll ain't y'all gotten
 mr mrs ms dr sir
+opinion opinions thoughts views
 `;
 
 export const STOPWORDS: ReadonlySet<string> = new Set(FUNCTION_WORDS.split(/\s+/).filter(Boolean));
