@@ -11,8 +11,8 @@
 import type { Transcript, TranscriptTurn } from './types.ts';
 import { UnreadableTranscriptError } from './errors.ts';
 import { decodeEntities } from './text.ts';
-import { cleanLabel, looksLikeLabel, looksLikePersonOrRole } from './labels.ts';
-import { finish, SINGLE_SPEAKER_LABEL } from './layout.ts';
+import { cleanLabel, looksLikeLabel } from './labels.ts';
+import { acceptLabels, finish, SINGLE_SPEAKER_LABEL } from './layout.ts';
 
 interface Segment {
   voice?: string;
@@ -140,23 +140,22 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
   if (cues.length === 0) throw new UnreadableTranscriptError(`The ${kindName} file has no cues`);
   const deduped = dropRollingRepeats(cues);
 
-  // Which `Name:` prefixes are speakers: same test as for documents (recur, or person/role shape).
+  // Which `Name:` prefixes are speakers: same test as for documents. A prefix counts only where a
+  // speaker can start: the first line of a cue, or a line opened by a dialogue dash or ">>".
   const counts = new Map<string, { label: string; n: number }>();
   for (const cue of deduped) {
-    for (const seg of cue.segments) {
-      for (const line of seg.text.split('\n')) {
-        const m = PREFIX.exec(line);
-        if (!m) continue;
-        const label = cleanLabel(m[1]!);
-        if (!looksLikeLabel(label)) continue;
-        const key = label.toLowerCase();
-        const e = counts.get(key) ?? { label, n: 0 };
-        e.n++;
-        counts.set(key, e);
-      }
-    }
+    cueLines(cue).forEach(({ line, canStartSpeaker }) => {
+      const m = canStartSpeaker ? PREFIX.exec(line) : null;
+      if (!m) return;
+      const label = cleanLabel(m[1]!);
+      if (!looksLikeLabel(label)) return;
+      const key = label.toLowerCase();
+      const e = counts.get(key) ?? { label, n: 0 };
+      e.n++;
+      counts.set(key, e);
+    });
   }
-  const accepted = new Set([...counts].filter(([, v]) => v.n >= 2 || looksLikePersonOrRole(v.label)).map(([k]) => k));
+  const accepted = acceptLabels(counts, true);
 
   const turns: TranscriptTurn[] = [];
   let speaker: string | undefined;
@@ -167,24 +166,34 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
     return spelling.get(key)!;
   };
   for (const cue of deduped) {
-    for (const seg of cue.segments) {
-      if (seg.voice) speaker = canonical(cleanLabel(seg.voice));
-      for (const line of seg.text.split('\n')) {
-        let text = line;
-        const m = PREFIX.exec(line);
-        if (m && accepted.has(cleanLabel(m[1]!).toLowerCase())) {
-          speaker = canonical(cleanLabel(m[1]!));
-          text = m[2]!;
-        } else {
-          // ">>" (speaker change in broadcast captions) and "- " (dialogue dash) are markers, not speech.
-          text = line.replace(/^\s*>>\s*/, '').replace(/^\s*-\s+/, '');
-        }
-        if (text.trim().length === 0) continue;
-        turns.push({ speaker: speaker ?? SINGLE_SPEAKER_LABEL, text, startMs: cue.startMs, endMs: cue.endMs });
+    for (const { line, voice, canStartSpeaker } of cueLines(cue)) {
+      if (voice) speaker = canonical(cleanLabel(voice));
+      let text = line;
+      const m = canStartSpeaker ? PREFIX.exec(line) : null;
+      if (m && accepted.has(cleanLabel(m[1]!).toLowerCase())) {
+        speaker = canonical(cleanLabel(m[1]!));
+        text = m[2]!;
+      } else {
+        // ">>" (speaker change in broadcast captions) and "- " (dialogue dash) are markers, not speech.
+        text = line.replace(/^\s*>>\s*/, '').replace(/^\s*-\s+/, '');
       }
+      if (text.trim().length === 0) continue;
+      turns.push({ speaker: speaker ?? SINGLE_SPEAKER_LABEL, text, startMs: cue.startMs, endMs: cue.endMs });
     }
   }
   return finish(turns, { wrapped: true }, `The ${kindName} file has no text in its cues`);
+}
+
+/** The text lines of a cue, with the voice of their segment and whether a speaker may start there. */
+function cueLines(cue: Cue): { line: string; voice?: string; canStartSpeaker: boolean }[] {
+  const out: { line: string; voice?: string; canStartSpeaker: boolean }[] = [];
+  for (const seg of cue.segments) {
+    seg.text.split('\n').forEach((line, i) => {
+      const first = out.length === 0 || (i === 0 && seg.voice !== undefined);
+      out.push({ line, voice: i === 0 ? seg.voice : undefined, canStartSpeaker: first || /^\s*(?:-|>>)/.test(line) });
+    });
+  }
+  return out;
 }
 
 function normalise(line: string): string {

@@ -2,7 +2,8 @@
  * Lines of text (from a .txt, a DOCX or a PDF) → speaker turns.
  *
  * Recognised layouts, in order of how much they can be trusted:
- * - stamped: `Name [(hh:mm:ss)](link) text` (Lex Fridman), `Name (hh:mm:ss):` alone on a line
+ * - stamped: `Name [(hh:mm:ss)](link) text` (Lex Fridman; a bare `[(hh:mm:ss)](link) text`
+ *   continues the speaker), `Name (hh:mm:ss):` alone on a line
  *   followed by text (Lenny's Podcast; a bare `(hh:mm:ss):` continues the speaker),
  *   `[hh:mm:ss] Name: text`, `Name  hh:mm:ss` alone on a line. A timestamp next to a name is a
  *   strong signal, so when two or more such lines exist only they start turns.
@@ -31,6 +32,7 @@ export const SINGLE_SPEAKER_LABEL = 'Speaker';
 
 const TS = String.raw`(\d{1,2}:\d{2}(?::\d{2})?(?:[.,]\d{1,3})?)`;
 const LEX_LINE = new RegExp(String.raw`^(.+?)\s+\[\(${TS}\)\]\([^)\s]*\)\s*(.*)$`);
+const BARE_LEX_STAMP = new RegExp(String.raw`^\[\(${TS}\)\]\([^)\s]*\)\s*(.*)$`);
 const NAME_PAREN_TIME = new RegExp(String.raw`^(.+?)\s+\(${TS}\)\s*:?\s*(.*)$`);
 const BARE_PAREN_TIME = new RegExp(String.raw`^\(${TS}\)\s*:?\s*(.*)$`);
 const BRACKET_TIME_NAME = new RegExp(String.raw`^\[${TS}\]\s*([^:]{1,80}?):\s*(.*)$`);
@@ -61,7 +63,7 @@ function labelKey(label: string): string {
 function classifyStamped(line: string): Classified | null {
   let m = LEX_LINE.exec(line);
   if (m && looksLikeLabel(cleanLabel(m[1]!))) return { kind: 'label', label: cleanLabel(m[1]!), style: 'lex', text: m[3]!, startMs: timestampToMs(m[2]!) };
-  m = BARE_PAREN_TIME.exec(line);
+  m = BARE_LEX_STAMP.exec(line) ?? BARE_PAREN_TIME.exec(line);
   if (m) return { kind: 'continue', text: m[2]!, startMs: timestampToMs(m[1]!) };
   m = NAME_PAREN_TIME.exec(line);
   if (m && looksLikeLabel(cleanLabel(m[1]!))) return { kind: 'label', label: cleanLabel(m[1]!), style: 'stamped', text: m[3]!, startMs: timestampToMs(m[2]!) };
@@ -119,7 +121,7 @@ export function linesToTranscript(rawLines: string[], options: LayoutOptions = {
       entry.n++;
       counts.set(key, entry);
     }
-    accepted = new Set([...counts].filter(([, v]) => v.n >= 2 || looksLikePersonOrRole(v.label)).map(([k]) => k));
+    accepted = acceptLabels(counts, !options.wrapped);
   }
 
   // Pass 2: classify every line.
@@ -196,6 +198,22 @@ export function linesToTranscript(rawLines: string[], options: LayoutOptions = {
     }
   }
   return finish(turns, options);
+}
+
+/**
+ * Which colon-label candidates are speakers: those that recur, or look like a person or a role.
+ * When `trustLineStarts` (each line is a paragraph, so a label can only be where a speaker
+ * starts) and the document already has a recurring speaker, a one-off single name ("Ben:") is
+ * accepted too: in a dialogue, a third voice often speaks once. Wrapped print lines (PDF) do not
+ * get this, since any capitalised word can land at the start of a print line.
+ */
+export function acceptLabels(counts: Map<string, { label: string; n: number }>, trustLineStarts: boolean): Set<string> {
+  const dialogue = [...counts.values()].some((v) => v.n >= 2);
+  return new Set(
+    [...counts]
+      .filter(([, v]) => v.n >= 2 || looksLikePersonOrRole(v.label) || (trustLineStarts && dialogue && /^[\p{Lu}][\p{L}'’-]*$/u.test(v.label)))
+      .map(([k]) => k),
+  );
 }
 
 function sumWords(cs: Classified[]): number {
