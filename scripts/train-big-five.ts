@@ -1,0 +1,130 @@
+/**
+ * Reproduces src/analysis/models/big-five.json (the Big Five weights) and
+ * src/analysis/models/background.json (word frequencies of the same texts, the background for
+ * topic keyness) from ../shared/data/personality, deterministically, and prints k-fold
+ * cross-validated accuracy per trait for each data set.
+ *
+ *   node --import tsx scripts/train-big-five.ts [--check]
+ *
+ * --check: train and compare with the committed files instead of writing them (exit 1 if different).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { countTokens } from '../src/analysis/features.ts';
+import { tokenize } from '../src/analysis/nlp.ts';
+import type { BigFiveModelFile, BigFiveTraitWeights } from '../src/analysis/big-five.ts';
+import { traitLogit } from '../src/analysis/big-five.ts';
+import {
+  crossValidate,
+  DEFAULT_CONFIG,
+  featureNames,
+  fitTrait,
+  prepareRows,
+  transferAccuracy,
+  type CvResult,
+  type Row,
+} from '../src/analysis/train/big-five-training.ts';
+import { readEssays, readFriends, TRAITS, type Trait } from '../src/analysis/train/personality-data.ts';
+import { buildBackground } from '../src/analysis/background.ts';
+
+const DATA = new URL('../../shared/data/personality/', import.meta.url);
+const MODEL_OUT = new URL('../src/analysis/models/big-five.json', import.meta.url);
+const BACKGROUND_OUT = new URL('../src/analysis/models/background.json', import.meta.url);
+
+const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function formatCv(r: CvResult): string {
+  const cells = TRAITS.map((t) => `${t.slice(0, 4)} ${r.accuracy[t].toFixed(3)}`).join('  ');
+  return `${r.dataset.padEnd(8)} n=${r.rows}  ${cells}  mean ${r.mean.toFixed(3)}  (majority-label baseline ${r.majorityMean.toFixed(3)})`;
+}
+
+function quantiles(values: number[], steps = 100): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Array.from({ length: steps + 1 }, (_, i) => {
+    const pos = (i / steps) * (sorted.length - 1);
+    const lo = Math.floor(pos);
+    const hi = Math.min(sorted.length - 1, lo + 1);
+    return round(sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo));
+  });
+}
+
+export function train(): { model: BigFiveModelFile; background: unknown; log: string[] } {
+  const log: string[] = [];
+  const essayTexts = readEssays(new URL('essays-train.csv', DATA));
+  const friendTexts = readFriends(new URL('friends-train.csv', DATA));
+  const sets: Row[][] = [prepareRows('essays', essayTexts), prepareRows('friends', friendTexts)];
+  const config = DEFAULT_CONFIG;
+
+  log.push(`${config.folds}-fold cross-validated accuracy (above/below median label), each data set's own model:`);
+  const crossValidation = sets.map((rows) => crossValidate(rows, [], config));
+  for (const r of crossValidation) log.push(formatCv(r));
+
+  const transfer = [];
+  for (const [a, b] of [
+    [0, 1],
+    [1, 0],
+  ] as const) {
+    const t = transferAccuracy(sets[a]!, sets[b]!, config);
+    transfer.push(t);
+    log.push(`trained on ${t.trainedOn}, tested on ${t.testedOn}: mean ${t.mean.toFixed(3)}`);
+  }
+
+  const traits = {} as Record<Trait, BigFiveTraitWeights>;
+  for (const trait of TRAITS) {
+    const models = sets.map((rows) => {
+      const m = fitTrait(rows, featureNames(rows, config), trait, config);
+      return {
+        dataset: rows[0]!.dataset,
+        features: m.features,
+        mean: m.mean.map((v) => round(v, 8)),
+        sd: m.sd.map((v) => round(v, 8)),
+        weights: m.weights.map((v) => round(v, 8)),
+        bias: round(m.bias, 8),
+      };
+    });
+    const entry: BigFiveTraitWeights = { models, normQuantiles: [] };
+    entry.normQuantiles = quantiles(sets.flat().map((r) => traitLogit(entry, r.counts)));
+    traits[trait] = entry;
+  }
+
+  const model: BigFiveModelFile = {
+    version: 1,
+    description:
+      'Big Five (above/below median) logistic models on lexical features (src/analysis/features.ts), one per data set, averaged in logit space. Reproduce with: node --import tsx scripts/train-big-five.ts',
+    config,
+    training: sets.map((rows) => ({ dataset: rows[0]!.dataset, rows: rows.length })),
+    crossValidation: crossValidation.map((r) => ({
+      ...r,
+      accuracy: Object.fromEntries(TRAITS.map((t) => [t, round(r.accuracy[t], 4)])) as Record<Trait, number>,
+      majority: Object.fromEntries(TRAITS.map((t) => [t, round(r.majority[t], 4)])) as Record<Trait, number>,
+      mean: round(r.mean, 4),
+      majorityMean: round(r.majorityMean, 4),
+    })),
+    transfer: transfer.map((t) => ({
+      ...t,
+      accuracy: Object.fromEntries(TRAITS.map((k) => [k, round(t.accuracy[k], 4)])) as Record<Trait, number>,
+      mean: round(t.mean, 4),
+    })),
+    traits,
+  };
+  const background = buildBackground([...essayTexts, ...friendTexts].map((t) => countTokens(tokenize(t.text))));
+  return { model, background, log };
+}
+
+const isMain = import.meta.url === new URL(process.argv[1] ?? '', 'file://').href;
+if (isMain) {
+  const check = process.argv.includes('--check');
+  const { model, background, log } = train();
+  for (const line of log) console.log(line);
+  const modelJson = `${JSON.stringify(model)}\n`;
+  const backgroundJson = `${JSON.stringify(background)}\n`;
+  if (check) {
+    const same =
+      readFileSync(MODEL_OUT, 'utf8') === modelJson && readFileSync(BACKGROUND_OUT, 'utf8') === backgroundJson;
+    console.log(same ? 'committed weight files are reproduced exactly' : 'committed weight files DIFFER from a fresh training run');
+    process.exitCode = same ? 0 : 1;
+  } else {
+    writeFileSync(MODEL_OUT, modelJson);
+    writeFileSync(BACKGROUND_OUT, backgroundJson);
+    console.log(`wrote ${MODEL_OUT.pathname} (${modelJson.length} bytes) and ${BACKGROUND_OUT.pathname} (${backgroundJson.length} bytes)`);
+  }
+}

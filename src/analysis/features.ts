@@ -1,0 +1,96 @@
+/**
+ * Lexical features for the Big Five model. A text is reduced to additive counts (so the counts
+ * of a person's turns sum to the counts of their whole speech, and "the speech without this
+ * turn" is a subtraction), then counts become a feature vector by rates per word.
+ * Training (scripts/train-big-five.ts) and inference (bigFive.ts) share this file, so the model
+ * always sees features computed the same way.
+ */
+import { CATEGORIES, EMOTIONS, EMOTION_WORDS, VALENCE } from './lexicons.ts';
+import type { TurnTokens } from './nlp.ts';
+
+export type Counts = Map<string, number>;
+
+/** Fixed (non-vocabulary) count keys; vocabulary counts are stored as `u:<word>`. */
+const CATEGORY_NAMES = Object.keys(CATEGORIES);
+const POS_TAGS = ['NOUN', 'VERB', 'ADJ', 'ADV', 'PRON', 'PROPN', 'ADP', 'DET', 'NUM', 'INTJ', 'AUX', 'CCONJ', 'SCONJ', 'PART'];
+
+export const FIXED_FEATURES: readonly string[] = [
+  ...CATEGORY_NAMES.map((c) => `cat:${c}`),
+  ...POS_TAGS.map((p) => `pos:${p}`),
+  'sent:positive',
+  'sent:negative',
+  ...EMOTIONS.map((e) => `emo:${e}`),
+  'sty:longWord',
+  'sty:question',
+  'sty:exclaim',
+  'sty:wordsPerSentence',
+];
+
+function add(c: Counts, key: string, n = 1): void {
+  c.set(key, (c.get(key) ?? 0) + n);
+}
+
+/** Counts of one tokenized text. Keys: `#words`, `#sentences`, feature numerators, `u:<word>`. */
+export function countTokens(t: TurnTokens): Counts {
+  const c: Counts = new Map();
+  add(c, '#words', t.wordCount);
+  add(c, '#sentences', Math.max(1, t.sentences.length));
+  for (let i = 0; i < t.normal.length; i++) {
+    const w = t.normal[i]!;
+    const type = t.type[i];
+    if (type === 'punctuation') {
+      if (w === '?') add(c, 'sty:question');
+      else if (w === '!') add(c, 'sty:exclaim');
+      continue;
+    }
+    if (type !== 'word') continue;
+    add(c, `u:${w}`);
+    add(c, `pos:${t.pos[i]}`);
+    if (w.length > 6) add(c, 'sty:longWord');
+    for (const name of CATEGORY_NAMES) if (CATEGORIES[name]!.has(w)) add(c, `cat:${name}`);
+    const v = VALENCE[w];
+    if (v !== undefined) {
+      // Inside a negation's scope the valence flips ("not good" counts as negative).
+      const signed = t.negated[i] ? -v : v;
+      add(c, signed > 0 ? 'sent:positive' : 'sent:negative', Math.abs(signed));
+    }
+    const lemma = t.lemma[i]!;
+    if (!t.negated[i]) for (const e of EMOTIONS) if (EMOTION_WORDS[e].has(lemma)) add(c, `emo:${e}`);
+  }
+  return c;
+}
+
+export function addCounts(into: Counts, from: Counts, sign = 1): Counts {
+  for (const [k, v] of from) into.set(k, (into.get(k) ?? 0) + sign * v);
+  return into;
+}
+
+/**
+ * One feature's value from counts. Rates are per word, square-rooted (a variance-stabilising
+ * transform for counts, so rare words do not dominate); sentence length is logged.
+ */
+function valueOf(get: (key: string) => number, name: string): number {
+  const words = Math.max(1, get('#words'));
+  const sentences = Math.max(1, get('#sentences'));
+  if (name === 'sty:wordsPerSentence') return Math.log1p(words / sentences);
+  if (name === 'sty:question' || name === 'sty:exclaim') return Math.sqrt(Math.max(0, get(name)) / sentences);
+  return Math.sqrt(Math.max(0, get(name)) / words);
+}
+
+export function featureValue(c: Counts, name: string): number {
+  return valueOf((k) => c.get(k) ?? 0, name);
+}
+
+export function featureVector(c: Counts, names: readonly string[]): Float64Array {
+  const v = new Float64Array(names.length);
+  for (let j = 0; j < names.length; j++) v[j] = featureValue(c, names[j]!);
+  return v;
+}
+
+/** Features of `total` minus `part` (e.g. a person's speech without one turn), without copying counts. */
+export function featureVectorWithout(total: Counts, part: Counts, names: readonly string[]): Float64Array {
+  const get = (k: string): number => (total.get(k) ?? 0) - (part.get(k) ?? 0);
+  const v = new Float64Array(names.length);
+  for (let j = 0; j < names.length; j++) v[j] = valueOf(get, names[j]!);
+  return v;
+}

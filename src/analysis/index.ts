@@ -1,0 +1,39 @@
+/**
+ * Memory bank analysis (embedded, offline): psychometrics, key topics and findings from the
+ * mind's own turns, each with the transcript lines behind it. See README.md for every measure.
+ */
+import { scoreBigFive } from './big-five.ts';
+import { extractFindings } from './findings.ts';
+import { prepareTurns } from './prepare.ts';
+import { scoreStyleAndEmotion } from './style.ts';
+import { extractTopics } from './topics.ts';
+import type { AnalysisResult, AnalysisTurn } from './types.ts';
+
+export type {
+  AnalysisResult,
+  AnalysisTurn,
+  EvidenceRef,
+  FindingKind,
+  FindingResult,
+  KeyTopicResult,
+  PsychometricResult,
+} from './types.ts';
+export { buildProfile, RECENCY_HALF_LIFE_DAYS } from './profile.ts';
+export type { MindProfile, ProfileSnapshotInput, ProfileTopic, ProfileTrait, ProfileFinding, TraitTrajectory, TrajectoryPoint } from './profile.ts';
+export { styleMap } from './style.ts';
+export { MIN_WORDS as BIG_FIVE_MIN_WORDS, LOW_CONFIDENCE_WORDS as BIG_FIVE_LOW_CONFIDENCE_WORDS } from './big-five.ts';
+
+/**
+ * Analyse a transcript's turns. Only `isMind` turns feed the results (other speakers' turns are
+ * context: their names are never topics). Synchronous and deterministic.
+ */
+export function analyseTurns(turns: AnalysisTurn[]): AnalysisResult {
+  const mind = prepareTurns(turns);
+  const mindWords = mind.reduce((s, t) => s + t.words, 0);
+  return {
+    mindWords,
+    psychometrics: [...scoreBigFive(mind, mindWords), ...scoreStyleAndEmotion(mind, mindWords)],
+    keyTopics: mindWords > 0 ? extractTopics(mind, turns, mindWords) : [],
+    findings: extractFindings(mind, mindWords),
+  };
+}

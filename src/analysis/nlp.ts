@@ -1,0 +1,78 @@
+/**
+ * Tokenizing, tagging and sentence splitting, done once per turn with wink-nlp and its English
+ * light model (offline, deterministic). Every other analysis module works on `TurnTokens`.
+ */
+import winkNLP from 'wink-nlp';
+import model from 'wink-eng-lite-web-model';
+
+const nlp = winkNLP(model);
+const its = nlp.its;
+
+export interface SentenceSpan {
+  /** The sentence exactly as written in the turn text (a verbatim substring). */
+  text: string;
+  /** Character offset of `text` inside the turn text. */
+  start: number;
+  /** Index range of the sentence's tokens inside `TurnTokens.normal` (end exclusive). */
+  tokenStart: number;
+  tokenEnd: number;
+}
+
+export interface TurnTokens {
+  /** Tokens as written. */
+  value: string[];
+  /** Lower-cased normal forms of all tokens ("n't" → "not", "'d" → "would"). */
+  normal: string[];
+  /** Token type from wink: word, number, punctuation, symbol, … */
+  type: string[];
+  /** Universal POS tag (NOUN, VERB, PRON, …). */
+  pos: string[];
+  lemma: string[];
+  /** True when wink marks the token as inside the scope of a negation. */
+  negated: boolean[];
+  sentences: SentenceSpan[];
+  /** Word tokens (type word), the unit of every per-word rate. */
+  wordCount: number;
+}
+
+/** Curly quotes are normalised (same length, so offsets stay valid) so contractions split alike. */
+export function normaliseQuotes(text: string): string {
+  return text.replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
+}
+
+export function tokenize(rawText: string): TurnTokens {
+  const text = normaliseQuotes(rawText);
+  const doc = nlp.readDoc(text);
+  const tokens = doc.tokens();
+  const value = tokens.out(its.value) as string[];
+  const normal = tokens.out(its.normal) as string[];
+  const type = tokens.out(its.type) as string[];
+  const pos = tokens.out(its.pos) as string[];
+  // The published typings declare lemma and negationFlag with signatures `out` does not accept; both work at run time.
+  const lemma = tokens.out(its.lemma as unknown as typeof its.value) as string[];
+  const negated = (tokens.out(its.negationFlag as unknown as typeof its.value) as unknown[]).map(Boolean);
+
+  const sentences: SentenceSpan[] = [];
+  let cursor = 0;
+  const all = doc.sentences();
+  for (let k = 0; k < all.length(); k++) {
+    const s = all.itemAt(k);
+    const sText = s.out() as string;
+    const [tokenStart, tokenEnd] = s.out(its.span) as unknown as [number, number];
+    let start = text.indexOf(sText, cursor);
+    if (start < 0) start = cursor;
+    cursor = start + sText.length;
+    // Quotes are taken from the original (un-normalised) text so they stay verbatim.
+    sentences.push({ text: rawText.slice(start, start + sText.length), start, tokenStart, tokenEnd: tokenEnd + 1 });
+  }
+  let wordCount = 0;
+  for (const t of type) if (t === 'word') wordCount++;
+  return { value, normal, type, pos, lemma, negated, sentences, wordCount };
+}
+
+/** Words as a person would count them: whitespace-separated pieces holding a letter or digit. */
+export function countWords(text: string): number {
+  let n = 0;
+  for (const piece of text.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(piece)) n++;
+  return n;
+}

@@ -1,0 +1,237 @@
+/**
+ * Communication-style measures (instrument `communication_style`) and emotions (instrument
+ * `emotion`). Every measure is defined at the level of one turn and of the whole speech, so the
+ * evidence for a measure is the turns where it is strongest. Definitions: README.md.
+ */
+import { syllable } from 'syllable';
+import { quoteSentences } from './evidence.ts';
+import {
+  BOOSTER_PHRASES,
+  BOOSTER_WORDS,
+  CATEGORIES,
+  EMOTIONS,
+  EMOTION_WORDS,
+  HEDGE_PHRASES,
+  HEDGE_WORDS,
+  INFORMAL_WORDS,
+  VALENCE,
+} from './lexicons.ts';
+import type { PreparedTurn } from './prepare.ts';
+import type { EvidenceRef, PsychometricResult } from './types.ts';
+
+/** Words at which a style measure's confidence reaches 0.5: confidence = n / (n + HALF_CONFIDENCE_WORDS). */
+const HALF_CONFIDENCE_WORDS = 300;
+const EVIDENCE_TURNS = 3;
+const MIN_EVIDENCE_WORDS = 12;
+
+/** Additive tallies of one turn (or of all turns, summed). */
+interface Tally {
+  turns: number;
+  words: number;
+  /** wink word tokens: the denominator of per-word rates. */
+  tokens: number;
+  sentences: number;
+  questions: number;
+  hedges: number;
+  boosters: number;
+  pronounI: number;
+  pronounWe: number;
+  pronounYou: number;
+  syllables: number;
+  /** Formality counts (Heylighen & Dewaele 2002): POS frequencies. */
+  formal: number;
+  deictic: number;
+  informal: number;
+  positive: number;
+  negative: number;
+  emotions: Record<string, number>;
+}
+
+/** One regular expression matching any of the phrases as whole words. */
+function phraseMatcher(phrases: readonly string[]): RegExp {
+  const alternatives = phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+  return new RegExp(`(?<![a-z'])(?:${alternatives})(?![a-z'])`, 'g');
+}
+const HEDGE_MATCHER = phraseMatcher(HEDGE_PHRASES);
+const BOOSTER_MATCHER = phraseMatcher(BOOSTER_PHRASES);
+
+const countMatches = (lower: string, re: RegExp): number => lower.match(re)?.length ?? 0;
+
+function emptyTally(): Tally {
+  return {
+    turns: 0,
+    words: 0,
+    tokens: 0,
+    sentences: 0,
+    questions: 0,
+    hedges: 0,
+    boosters: 0,
+    pronounI: 0,
+    pronounWe: 0,
+    pronounYou: 0,
+    syllables: 0,
+    formal: 0,
+    deictic: 0,
+    informal: 0,
+    positive: 0,
+    negative: 0,
+    emotions: Object.fromEntries(EMOTIONS.map((e) => [e, 0])),
+  };
+}
+
+function tallyTurn(t: PreparedTurn): Tally {
+  const tk = t.tokens;
+  const lower = t.turn.text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
+  const tally = emptyTally();
+  tally.turns = 1;
+  tally.words = t.words;
+  tally.tokens = tk.wordCount;
+  tally.sentences = Math.max(1, tk.sentences.length);
+  tally.questions = tk.sentences.filter((s) => s.text.trim().endsWith('?')).length;
+  tally.hedges = countMatches(lower, HEDGE_MATCHER);
+  tally.boosters = countMatches(lower, BOOSTER_MATCHER);
+  for (let i = 0; i < tk.normal.length; i++) {
+    if (tk.type[i] !== 'word') continue;
+    const w = tk.normal[i]!;
+    if (HEDGE_WORDS.has(w)) tally.hedges++;
+    if (BOOSTER_WORDS.has(w) && !tk.negated[i]) tally.boosters++;
+    if (CATEGORIES.pronounI!.has(w)) tally.pronounI++;
+    if (CATEGORIES.pronounWe!.has(w)) tally.pronounWe++;
+    if (CATEGORIES.pronounYou!.has(w)) tally.pronounYou++;
+    if (INFORMAL_WORDS.has(w)) tally.informal++;
+    tally.syllables += /[a-z]/.test(w) ? Math.max(1, syllable(w)) : 1;
+    const pos = tk.pos[i];
+    if (pos === 'NOUN' || pos === 'PROPN' || pos === 'ADJ' || pos === 'ADP' || pos === 'DET') tally.formal++;
+    else if (pos === 'PRON' || pos === 'VERB' || pos === 'AUX' || pos === 'ADV' || pos === 'INTJ') tally.deictic++;
+    const v = VALENCE[w];
+    if (v !== undefined) {
+      const signed = tk.negated[i] ? -v : v;
+      if (signed > 0) tally.positive += signed;
+      else tally.negative -= signed;
+    }
+    if (!tk.negated[i]) {
+      const lemma = tk.lemma[i]!;
+      for (const e of EMOTIONS) if (EMOTION_WORDS[e].has(lemma)) tally.emotions[e]!++;
+    }
+  }
+  return tally;
+}
+
+function sumTallies(ts: Tally[]): Tally {
+  const s = emptyTally();
+  for (const t of ts) {
+    for (const k of Object.keys(t) as (keyof Tally)[]) {
+      if (k === 'emotions') for (const e of EMOTIONS) s.emotions[e]! += t.emotions[e]!;
+      else (s[k] as number) += t[k] as number;
+    }
+  }
+  return s;
+}
+
+const per100 = (n: number, d: number): number => (d > 0 ? (100 * n) / d : 0);
+
+/** Moving-average type–token ratio over windows of 50 tokens: length-independent lexical diversity. */
+function mattr(words: string[], window = 50): number {
+  if (words.length === 0) return 0;
+  if (words.length <= window) return new Set(words).size / words.length;
+  const freq = new Map<string, number>();
+  for (let i = 0; i < window; i++) freq.set(words[i]!, (freq.get(words[i]!) ?? 0) + 1);
+  let sum = freq.size;
+  for (let i = window; i < words.length; i++) {
+    const out = words[i - window]!;
+    const left = freq.get(out)! - 1;
+    if (left === 0) freq.delete(out);
+    else freq.set(out, left);
+    freq.set(words[i]!, (freq.get(words[i]!) ?? 0) + 1);
+    sum += freq.size;
+  }
+  return sum / (words.length - window + 1) / window;
+}
+
+interface Measure {
+  name: string;
+  value: (t: Tally) => number | null;
+}
+
+/** Each measure as a function of a tally; README.md documents ranges and meaning. */
+const MEASURES: Measure[] = [
+  { name: 'wordsPerTurn', value: (t) => (t.turns > 0 ? t.words / t.turns : null) },
+  { name: 'questionRate', value: (t) => (t.sentences > 0 ? t.questions / t.sentences : null) },
+  { name: 'hedging', value: (t) => per100(t.hedges, t.tokens) },
+  { name: 'certainty', value: (t) => per100(t.boosters, t.tokens) },
+  {
+    name: 'formality',
+    // Heylighen & Dewaele's F-score on POS shares (in %), less informal markers: ≈ 40 (chat) … 70 (scientific prose).
+    value: (t) => (t.tokens > 0 ? (per100(t.formal, t.tokens) - per100(t.deictic, t.tokens) + 100) / 2 - per100(t.informal, t.tokens) / 2 : null),
+  },
+  {
+    name: 'readability',
+    // Flesch Reading Ease: 206.835 − 1.015·words/sentence − 84.6·syllables/word; higher is easier.
+    value: (t) => (t.tokens > 0 ? 206.835 - 1.015 * (t.tokens / Math.max(1, t.sentences)) - 84.6 * (t.syllables / t.tokens) : null),
+  },
+  { name: 'pronounI', value: (t) => per100(t.pronounI, t.tokens) },
+  { name: 'pronounWe', value: (t) => per100(t.pronounWe, t.tokens) },
+  { name: 'pronounYou', value: (t) => per100(t.pronounYou, t.tokens) },
+  { name: 'sentiment', value: (t) => (t.positive + t.negative > 0 ? (t.positive - t.negative) / (t.positive + t.negative) : 0) },
+];
+
+const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function evidenceBy(turns: PreparedTurn[], tallies: Tally[], key: (t: Tally) => number | null): EvidenceRef[] {
+  return turns
+    .map((t, i) => ({ t, v: key(tallies[i]!) }))
+    .filter((x): x is { t: PreparedTurn; v: number } => x.v !== null && x.v > 0 && x.t.words >= MIN_EVIDENCE_WORDS)
+    .sort((a, b) => b.v - a.v || a.t.turn.turnId.localeCompare(b.t.turn.turnId))
+    .slice(0, EVIDENCE_TURNS)
+    .map(({ t }) => ({ turnId: t.turn.turnId, quote: quoteSentences(t.turn.text, t.tokens.sentences), startMs: t.turn.startMs }));
+}
+
+export function scoreStyleAndEmotion(turns: PreparedTurn[], mindWords: number): PsychometricResult[] {
+  const tallies = turns.map(tallyTurn);
+  const all = sumTallies(tallies);
+  const confidence = round(mindWords / (mindWords + HALF_CONFIDENCE_WORDS));
+  const note = mindWords === 0 ? 'No words of the mind were found.' : null;
+  const rows: PsychometricResult[] = MEASURES.map((m) => {
+    const v = mindWords > 0 ? m.value(all) : null;
+    // Evidence: for wordsPerTurn the longest turns, otherwise the turns where the measure is highest.
+    return {
+      instrument: 'communication_style',
+      name: m.name,
+      score: v === null ? null : round(v),
+      percentile: null,
+      confidence,
+      evidence: v === null ? [] : evidenceBy(turns, tallies, m.value),
+      note,
+    };
+  });
+  const allWords = turns.flatMap((t) => t.tokens.normal.filter((_, i) => t.tokens.type[i] === 'word'));
+  rows.push({
+    instrument: 'communication_style',
+    name: 'lexicalDiversity',
+    score: mindWords > 0 ? round(mattr(allWords)) : null,
+    percentile: null,
+    confidence,
+    evidence: [],
+    note: note ?? 'Moving-average type-token ratio (50-token windows); a property of the whole speech, so no single turn is evidence.',
+  });
+  for (const e of EMOTIONS) {
+    const rate = (t: Tally): number => per100(t.emotions[e]!, t.tokens);
+    rows.push({
+      instrument: 'emotion',
+      name: e,
+      score: mindWords > 0 ? round(rate(all)) : null,
+      percentile: null,
+      confidence,
+      evidence: mindWords > 0 ? evidenceBy(turns, tallies, (t) => (t.emotions[e]! > 0 ? rate(t) : null)) : [],
+      note,
+    });
+  }
+  return rows;
+}
+
+/** The style measures by name, as a simulation engine reads them (`persona.style[name]`). */
+export function styleMap(psychometrics: PsychometricResult[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const p of psychometrics) if (p.instrument === 'communication_style') out[p.name] = p.score;
+  return out;
+}
