@@ -6,7 +6,7 @@
  */
 import type { MemoryTurn } from '../types.ts';
 import type { QueryTerm } from './query.ts';
-import { contentStems, rawWords, termOf } from './text.ts';
+import { countOf, indexTurn, knownTermId, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
 
 /** BM25 saturation and length normalisation (the usual values). */
 const K1 = 1.2;
@@ -42,19 +42,25 @@ interface FieldStats {
   length: number;
 }
 
-/** Counts of the query stems in `text`, and its content-word length. */
-function fieldStats(text: string | null, query: ReadonlyMap<string, QueryTerm>): FieldStats {
+/** Counts of the query stems in an indexed field, and its content-word length. */
+function fieldStats(field: FieldIndex, queryIds: ReadonlyMap<string, number>): FieldStats {
   const counts = new Map<string, number>();
-  let length = 0;
-  if (text) {
-    for (const raw of rawWords(text)) {
-      const s = termOf(raw);
-      if (!s) continue;
-      length++;
-      if (query.has(s)) counts.set(s, (counts.get(s) ?? 0) + 1);
+  if (field.length > 0) {
+    for (const [stem, id] of queryIds) {
+      const c = countOf(field, id);
+      if (c > 0) counts.set(stem, c);
     }
   }
-  return { counts, length };
+  return { counts, length: field.length };
+}
+
+/** Index every turn; if the shared vocabulary was reset meanwhile, index them again. */
+function indexAll(turns: readonly MemoryTurn[]): { text: FieldIndex; context: FieldIndex }[] {
+  for (;;) {
+    const before = vocabularyGeneration();
+    const indexed = turns.map(indexTurn);
+    if (vocabularyGeneration() === before) return indexed;
+  }
 }
 
 /** Robertson–Spärck Jones idf, kept positive even for terms in every candidate. */
@@ -70,7 +76,9 @@ export function rankMemory(memory: readonly MemoryTurn[], query: readonly QueryT
   const byStem = new Map(query.map((q) => [q.stem, q]));
   const unique = dedupeById(memory);
   const n = unique.length;
-  const stats = unique.map((turn) => ({ turn, text: fieldStats(turn.text, byStem), context: fieldStats(turn.context, byStem) }));
+  const indexed = indexAll(unique);
+  const queryIds = new Map([...byStem.keys()].map((q) => [q, knownTermId(q)]));
+  const stats = unique.map((turn, i) => ({ turn, text: fieldStats(indexed[i]!.text, queryIds), context: fieldStats(indexed[i]!.context, queryIds) }));
 
   const avgText = Math.max(1, stats.reduce((a, s) => a + s.text.length, 0) / Math.max(1, n));
   const withContext = stats.filter((s) => s.context.length > 0);
@@ -146,7 +154,7 @@ function dedupeById(memory: readonly MemoryTurn[]): MemoryTurn[] {
 
 /** Drop turns that repeat a better-ranked one (same content vocabulary, Jaccard ≥ 0.7). */
 function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
-  const kept: { r: RankedTurn; vocab: Set<string> }[] = [];
+  const kept: { r: RankedTurn; vocab: Set<number> }[] = [];
   const out: RankedTurn[] = [];
   for (let i = 0; i < ranked.length; i++) {
     const r = ranked[i]!;
@@ -154,7 +162,7 @@ function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
       out.push(r);
       continue;
     }
-    const vocab = new Set(contentStems(r.turn.text));
+    const vocab = new Set(indexTurn(r.turn).text.terms);
     if (kept.some((k) => jaccard(k.vocab, vocab) >= DUPLICATE_JACCARD)) continue;
     kept.push({ r, vocab });
     out.push(r);
@@ -162,7 +170,7 @@ function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
   return out;
 }
 
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
   if (a.size === 0 && b.size === 0) return 1;
   let inter = 0;
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
