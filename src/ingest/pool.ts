@@ -38,26 +38,6 @@ interface Slot {
   timer: NodeJS.Timeout | null;
 }
 
-/**
- * The worker registers tsx itself (worker-bootstrap.js), whichever way this process was launched.
- * A tsx loader flag inherited from the parent is removed so the worker never stacks two loaders.
- */
-export function workerExecArgv(parentExecArgv: readonly string[] = process.execArgv): string[] {
-  const out: string[] = [];
-  const isTsx = (value: string | undefined): boolean => value !== undefined && /(?:^|[\\/])tsx(?:$|[\\/@])/.test(value);
-  for (let i = 0; i < parentExecArgv.length; i++) {
-    const arg = parentExecArgv[i]!;
-    const m = /^--(?:import|loader|experimental-loader|require)(?:=(.*))?$/.exec(arg);
-    if (m && m[1] !== undefined && isTsx(m[1])) continue;
-    if (m && m[1] === undefined && isTsx(parentExecArgv[i + 1])) {
-      i++;
-      continue;
-    }
-    out.push(arg);
-  }
-  return out;
-}
-
 class ParserPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
@@ -90,8 +70,8 @@ class ParserPool {
   }
 
   private spawn(): Slot {
+    // execArgv is inherited as is: the bootstrap sorts out the TypeScript loader (see its comment).
     const worker = new Worker(new URL('./worker-bootstrap.js', import.meta.url), {
-      execArgv: workerExecArgv(),
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     const slot: Slot = { worker, task: null, timer: null };

@@ -4,7 +4,6 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { workerExecArgv } from '../../src/ingest/pool.ts';
 import { dataPath, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -37,11 +36,4 @@ test('parser workers start when tsx was registered programmatically (as bin/mind
   // Run from an unrelated directory: nothing may depend on the working directory.
   const { stdout } = await run(process.execPath, [script], { cwd: tmpdir() });
   assert.deepEqual(JSON.parse(stdout), expected);
-});
-
-test('the worker drops an inherited tsx loader flag (it registers tsx itself) and keeps other flags', () => {
-  assert.deepEqual(workerExecArgv(['--import', 'tsx', '--enable-source-maps']), ['--enable-source-maps']);
-  assert.deepEqual(workerExecArgv(['--import=tsx']), []);
-  assert.deepEqual(workerExecArgv(['--import', 'file:///app/node_modules/tsx/dist/loader.mjs', '--import', './telemetry.mjs']), ['--import', './telemetry.mjs']);
-  assert.deepEqual(workerExecArgv([]), []);
 });
