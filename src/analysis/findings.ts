@@ -60,6 +60,7 @@ const RULES: Rule[] = [
   { kind: 'goal', pattern: /^i(?:'m| am) (not going to|not gonna)\s+(.+)/, statement: T('Is not going to'), stance: 'against', negated: true, base: 0.75 },
   { kind: 'goal', pattern: /^i (won't|will not)\s+(.+)/, statement: T('Will not'), stance: 'against', negated: true, base: 0.75 },
   { kind: 'goal', pattern: /^i (?:really )?(want to|wanna|hope to|plan to|intend to|aim to|'d like to|would like to|'d love to|would love to|am determined to|'m determined to)\s+(.+)/, statement: (v) => ({ 'hope to': 'Hopes to', 'plan to': 'Plans to', 'intend to': 'Intends to', 'aim to': 'Aims to', "'d love to": 'Would love to', 'would love to': 'Would love to', 'am determined to': 'Is determined to', "'m determined to": 'Is determined to' })[v] ?? 'Wants to', stance: 'for', base: 0.8 },
+  { kind: 'goal', pattern: /^i (should|need to|have to|must|ought to)\s+(.+)/, statement: (v) => ({ should: 'Thinks they should', 'need to': 'Needs to', 'have to': 'Has to', must: 'Must', 'ought to': 'Thinks they ought to' })[v] ?? v, stance: 'for', base: 0.7 },
   { kind: 'goal', pattern: /^i(?:'m| am) (going to|gonna)\s+(.+)/, statement: T('Is going to'), stance: 'for', base: 0.7 },
   { kind: 'goal', pattern: /^my (goal|plan|mission|dream|hope)(?: is| has been)\s+(.+)/, statement: (v) => `Their ${v} is`, stance: 'for', base: 0.8 },
   { kind: 'goal', pattern: /^we(?:'re| are) (going to|gonna)\s+(.+)/, statement: T('Says we are going to'), stance: 'for', base: 0.6 },
@@ -74,7 +75,7 @@ const RULES: Rule[] = [
 
 /** Where a clause may begin: sentence start, after punctuation, or after a conjunction / discourse marker. */
 const CLAUSE_START =
-  /(?:^|[,;:\u2014]\s*|\s-\s|\b(?:and|but|so|because|now|look|yes|no|honestly|frankly|and so|i mean|you know|well|actually|frankly|and then|though)\s+)(?=(?:i|i'm|i've|i'd|i'll|my|we're|we|it's|it|every)\b)/g;
+  /(?:^|[,;:\u2014]\s*|\s-\s|\b(?:and|but|so|because|now|look|yes|no|honestly|frankly|and so|i mean|you know|well|actually|and then|though|maybe|perhaps|probably)\s+)(?=(?:i|i'm|i've|i'd|i'll|my|we're|we|it's|it|every)\b)/g;
 const HEDGE = /\b(maybe|perhaps|probably|possibly|i guess|i suppose|might|sort of|kind of|not sure|i'm not certain|presumably)\b/;
 const CONDITIONAL_BEFORE = /\b(if|unless|whether|when you|as if|what if)\s+$/;
 /** "I want to thank…", "I'm going to make a point…": talk about the conversation itself, not a goal. */

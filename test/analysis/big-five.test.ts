@@ -1,0 +1,101 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { analyseTurns, type AnalysisTurn, type PsychometricResult } from '../../src/analysis/index.ts';
+import { loadBigFiveModel, percentileOf, traitLogit } from '../../src/analysis/big-five.ts';
+import { countTokens } from '../../src/analysis/features.ts';
+import { tokenize } from '../../src/analysis/nlp.ts';
+import { stratifiedFolds, fitLogistic, logit } from '../../src/analysis/train/logistic.ts';
+import { characterLines, parseCsv, readEssays, readFriends, TRAITS } from '../../src/analysis/train/personality-data.ts';
+import { readLex } from './transcripts.ts';
+
+const PERSONALITY = new URL('../../../shared/data/personality/', import.meta.url);
+
+/** The first `n` words of Paul Rosolie's turns, as one mind turn. */
+function mindSaying(n: number): AnalysisTurn[] {
+  const words = readLex('429-paul-rosolie.txt')
+    .filter((t) => t.speaker === 'Paul Rosolie')
+    .flatMap((t) => t.text.split(/\s+/))
+    .slice(0, n);
+  return [{ turnId: 't0', speaker: 'Paul Rosolie', text: words.join(' '), startMs: 0, isMind: true }];
+}
+
+const bigFive = (rows: PsychometricResult[]): PsychometricResult[] => rows.filter((r) => r.instrument === 'big_five');
+
+test('under 100 words: no trait scores, and the note says why', () => {
+  const rows = bigFive(analyseTurns(mindSaying(60)).psychometrics);
+  assert.deepEqual(rows.map((r) => r.name), [...TRAITS]);
+  for (const r of rows) {
+    assert.equal(r.score, null);
+    assert.equal(r.percentile, null);
+    assert.match(r.note ?? '', /100 are needed/);
+  }
+});
+
+test('under 600 words: scored but flagged low confidence; confidence grows with words', () => {
+  const small = bigFive(analyseTurns(mindSaying(300)).psychometrics);
+  const large = bigFive(analyseTurns(mindSaying(5000)).psychometrics);
+  for (const r of small) {
+    assert.ok(r.score !== null && r.score > 0 && r.score < 1);
+    assert.match(r.note ?? '', /^Low confidence/);
+  }
+  for (let i = 0; i < small.length; i++) {
+    assert.ok(large[i]!.confidence > small[i]!.confidence);
+    assert.doesNotMatch(large[i]!.note ?? '', /Low confidence/);
+  }
+});
+
+test('the committed model still ranks its training texts by their labels', () => {
+  // Catches feature code changed without retraining: in-sample, texts labelled high must score higher.
+  const model = loadBigFiveModel();
+  const texts = [...readEssays(new URL('essays-train.csv', PERSONALITY)), ...readFriends(new URL('friends-train.csv', PERSONALITY))];
+  const counts = texts.map((t) => countTokens(tokenize(t.text)));
+  for (const trait of TRAITS) {
+    const z = counts.map((c) => traitLogit(model.traits[trait], c));
+    const mean = (label: number): number => {
+      const idx = texts.map((t, i) => (t.labels[trait] === label ? i : -1)).filter((i) => i >= 0);
+      return idx.reduce((s, i) => s + z[i]!, 0) / idx.length;
+    };
+    assert.ok(mean(1) > mean(0), `${trait}: high-labelled texts score ${mean(1)} vs low ${mean(0)}`);
+  }
+  // Cross-validated accuracy is recorded per data set, and is at least chance.
+  assert.deepEqual(model.crossValidation.map((c) => c.dataset), ['essays', 'friends']);
+  for (const cv of model.crossValidation) assert.ok(cv.mean > 0.5, `${cv.dataset}: ${cv.mean}`);
+});
+
+test('personality data: both files parse; Friends keeps only the labelled character', () => {
+  const essays = readEssays(new URL('essays-train.csv', PERSONALITY));
+  const friends = readFriends(new URL('friends-train.csv', PERSONALITY));
+  assert.equal(essays.length, 346);
+  assert.equal(friends.length, 498);
+  const [header, first] = parseCsv(readFileSync(new URL('friends-train.csv', PERSONALITY), 'utf8'));
+  assert.ok(header && first);
+  const html = first[header.indexOf('text')]!;
+  const lines = characterLines(html, first[header.indexOf('character')]!);
+  // The first scene is labelled for Phoebe: her lines only, and Chandler's "Peter Parker." is not among them.
+  assert.ok(lines.includes('This is everybody. This is Ross.'));
+  assert.ok(!lines.some((l) => l.includes('Peter Parker')));
+  assert.ok(!lines.some((l) => l.includes('(entering)')));
+});
+
+test('percentiles are monotonic in the logit and bounded', () => {
+  const q = loadBigFiveModel().traits.openness.normQuantiles;
+  assert.equal(q.length, 101);
+  let last = -1;
+  for (let z = -6; z <= 6; z += 0.25) {
+    const p = percentileOf(z, q);
+    assert.ok(p >= last && p >= 0 && p <= 100);
+    last = p;
+  }
+});
+
+test('training helpers: folds are deterministic and stratified; logistic regression separates a clear signal', () => {
+  const y = Array.from({ length: 50 }, (_, i) => (i % 5 === 0 ? 1 : 0));
+  const a = stratifiedFolds(y, 5, 7);
+  assert.deepEqual(a, stratifiedFolds(y, 5, 7));
+  for (let f = 0; f < 5; f++) assert.equal(y.filter((v, i) => v === 1 && a[i] === f).length, 2);
+  const rows = Array.from({ length: 40 }, (_, i) => Float64Array.from([i % 2 ? 1 + (i % 7) / 10 : -1 - (i % 5) / 10, (i * 37) % 11]));
+  const labels = rows.map((_, i) => i % 2);
+  const m = fitLogistic(rows, labels, 0.01);
+  assert.ok(rows.every((r, i) => (logit(m, r) > 0 ? 1 : 0) === labels[i]));
+});

@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/analysis/index.ts';
+
+const trait = (name: string, score: number | null, confidence = 0.9): PsychometricResult => ({
+  instrument: 'big_five', name, score, percentile: score === null ? null : score * 100, confidence, evidence: [], note: null,
+});
+const style = (name: string, score: number): PsychometricResult => ({
+  instrument: 'communication_style', name, score, percentile: null, confidence: 0.9, evidence: [], note: null,
+});
+
+function snapshot(id: string, date: string, words: number, openness: number | null, extra: Partial<ProfileSnapshotInput> = {}): ProfileSnapshotInput {
+  return { snapshotId: id, mindsetDate: new Date(date), mindWords: words, psychometrics: [trait('openness', openness), style('wordsPerTurn', words / 100)], keyTopics: [], findings: [], ...extra };
+}
+
+test('traits are weighted by words and recency; trajectories run oldest first', () => {
+  const old = snapshot('s-old', '2012-01-01', 10000, 0.2);
+  const recent = snapshot('s-new', '2020-01-01', 10000, 0.8);
+  const p = buildProfile([recent, old]);
+  const openness = p.traits.find((t) => t.name === 'openness')!;
+  // Same words, eight years apart (four half-lives): the recent snapshot dominates.
+  assert.ok(openness.score! > 0.7 && openness.score! < 0.8, `${openness.score}`);
+  assert.equal(openness.snapshots, 2);
+  assert.ok(openness.confidence > 0.9);
+  const traj = p.trajectories.find((t) => t.name === 'openness')!;
+  assert.deepEqual(traj.points.map((x) => x.snapshotId), ['s-old', 's-new']);
+  assert.deepEqual(traj.points.map((x) => x.score), [0.2, 0.8]);
+  assert.equal(p.snapshotCount, 2);
+  assert.equal(p.mindWords, 20000);
+  assert.equal(p.asOf, '2020-01-01T00:00:00.000Z');
+  assert.equal(p.style.wordsPerTurn, 100);
+
+  // Same date: the snapshot with more words weighs more.
+  const big = snapshot('a', '2020-01-01', 9000, 0.9);
+  const small = snapshot('b', '2020-01-01', 1000, 0.1);
+  assert.ok(buildProfile([big, small]).traits[0]!.score! > 0.75);
+});
+
+test('snapshots without a score are skipped but still appear in the trajectory', () => {
+  const p = buildProfile([snapshot('a', '2020-01-01', 50, null), snapshot('b', '2021-01-01', 5000, 0.6)]);
+  const openness = p.traits.find((t) => t.name === 'openness')!;
+  assert.equal(openness.score, 0.6);
+  assert.equal(openness.snapshots, 1);
+  assert.equal(p.trajectories.find((t) => t.name === 'openness')!.points.length, 2);
+});
+
+test('topics merge by label across snapshots; findings are deduplicated, newest kept', () => {
+  const topic = (label: string, share: number) => ({ label, keywords: [label.toLowerCase()], share, sentiment: 0.5, evidence: [{ turnId: `${label}-t`, quote: label, startMs: null }] });
+  const finding = (statement: string, confidence: number) => ({ kind: 'belief' as const, statement, quote: statement, turnId: 't', startMs: null, polarity: 'neutral' as const, confidence });
+  const p = buildProfile(
+    [
+      snapshot('a', '2020-01-01', 1000, 0.5, { keyTopics: [topic('Taxes', 0.4), topic('Energy', 0.1)], findings: [finding('Thinks that X', 0.8)] }),
+      snapshot('b', '2020-06-01', 1000, 0.5, { keyTopics: [topic('taxes', 0.2)], findings: [finding('Thinks that X', 0.8), finding('Wants Y', 0.7)] }),
+    ],
+    new Date('2020-06-01'),
+  );
+  assert.deepEqual(p.keyTopics.map((t) => t.label.toLowerCase()), ['taxes', 'energy']);
+  assert.equal(p.keyTopics[0]!.snapshots, 2);
+  assert.ok(p.keyTopics[0]!.share > 0.2 && p.keyTopics[0]!.share < 0.4);
+  assert.deepEqual(p.findings.map((f) => [f.statement, f.snapshotId]), [['Thinks that X', 'b'], ['Wants Y', 'b']]);
+});
+
+test('no snapshots: an empty profile', () => {
+  const p = buildProfile([]);
+  assert.equal(p.snapshotCount, 0);
+  assert.deepEqual(p.traits, []);
+  assert.equal(p.asOf, null);
+});
