@@ -111,7 +111,7 @@ export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = l
     // Evidence: the turns whose removal would move the score furthest back toward the middle,
     // i.e. the turns that pushed it to where it is.
     const pushes = turns
-      .filter((t) => t.words >= MIN_EVIDENCE_WORDS && turns.length > 1)
+      .filter((t) => t.words >= MIN_EVIDENCE_WORDS)
       .map((t) => ({ t, push: direction * (z - traitLogit(m, total, t.counts)) }))
       .filter((p) => p.push > 0)
       .sort((a, b) => b.push - a.push || a.t.turn.turnId.localeCompare(b.t.turn.turnId))

@@ -16,6 +16,7 @@ import {
   INFORMAL_WORDS,
   VALENCE,
 } from './lexicons.ts';
+import type { SentenceSpan, TurnTokens } from './nlp.ts';
 import type { PreparedTurn } from './prepare.ts';
 import type { EvidenceRef, PsychometricResult } from './types.ts';
 
@@ -151,14 +152,23 @@ function mattr(words: string[], window = 50): number {
 interface Measure {
   name: string;
   value: (t: Tally) => number | null;
+  /** Which sentence of an evidence turn to quote; without it, the turn's opening. */
+  focus?: SentenceTest;
 }
+
+const hedgeSentence: SentenceTest = (tk, s) =>
+  anyToken((k, i) => HEDGE_WORDS.has(k.normal[i]!))(tk, s) || countMatches(s.text.toLowerCase().replace(/\u2019/g, "'"), HEDGE_MATCHER) > 0;
+const boosterSentence: SentenceTest = (tk, s) =>
+  anyToken((k, i) => BOOSTER_WORDS.has(k.normal[i]!) && !k.negated[i])(tk, s) ||
+  countMatches(s.text.toLowerCase().replace(/\u2019/g, "'"), BOOSTER_MATCHER) > 0;
+const inCategory = (name: string): SentenceTest => anyToken((k, i) => CATEGORIES[name]!.has(k.normal[i]!));
 
 /** Each measure as a function of a tally; README.md documents ranges and meaning. */
 const MEASURES: Measure[] = [
   { name: 'wordsPerTurn', value: (t) => (t.turns > 0 ? t.words / t.turns : null) },
-  { name: 'questionRate', value: (t) => (t.sentences > 0 ? t.questions / t.sentences : null) },
-  { name: 'hedging', value: (t) => per100(t.hedges, t.tokens) },
-  { name: 'certainty', value: (t) => per100(t.boosters, t.tokens) },
+  { name: 'questionRate', value: (t) => (t.sentences > 0 ? t.questions / t.sentences : null), focus: (_, s) => s.text.trim().endsWith('?') },
+  { name: 'hedging', value: (t) => per100(t.hedges, t.tokens), focus: hedgeSentence },
+  { name: 'certainty', value: (t) => per100(t.boosters, t.tokens), focus: boosterSentence },
   {
     name: 'formality',
     // Heylighen & Dewaele's F-score on POS shares (in %), less informal markers: ≈ 40 (chat) … 70 (scientific prose).
@@ -169,21 +179,38 @@ const MEASURES: Measure[] = [
     // Flesch Reading Ease: 206.835 − 1.015·words/sentence − 84.6·syllables/word; higher is easier.
     value: (t) => (t.tokens > 0 ? 206.835 - 1.015 * (t.tokens / Math.max(1, t.sentences)) - 84.6 * (t.syllables / t.tokens) : null),
   },
-  { name: 'pronounI', value: (t) => per100(t.pronounI, t.tokens) },
-  { name: 'pronounWe', value: (t) => per100(t.pronounWe, t.tokens) },
-  { name: 'pronounYou', value: (t) => per100(t.pronounYou, t.tokens) },
-  { name: 'sentiment', value: (t) => (t.positive + t.negative > 0 ? (t.positive - t.negative) / (t.positive + t.negative) : 0) },
+  { name: 'pronounI', value: (t) => per100(t.pronounI, t.tokens), focus: inCategory('pronounI') },
+  { name: 'pronounWe', value: (t) => per100(t.pronounWe, t.tokens), focus: inCategory('pronounWe') },
+  { name: 'pronounYou', value: (t) => per100(t.pronounYou, t.tokens), focus: inCategory('pronounYou') },
+  { name: 'sentiment', value: (t) => (t.positive + t.negative > 0 ? (t.positive - t.negative) / (t.positive + t.negative) : 0), focus: anyToken((k, i) => VALENCE[k.normal[i]!] !== undefined) },
 ];
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-function evidenceBy(turns: PreparedTurn[], tallies: Tally[], key: (t: Tally) => number | null): EvidenceRef[] {
+/** Does this sentence of the turn show the measure? Used to quote the sentence that does. */
+type SentenceTest = (tk: TurnTokens, sentence: SentenceSpan) => boolean;
+
+function anyToken(test: (tk: TurnTokens, i: number) => boolean): SentenceTest {
+  return (tk, s) => {
+    for (let i = s.tokenStart; i < s.tokenEnd; i++) if (tk.type[i] === 'word' && test(tk, i)) return true;
+    return false;
+  };
+}
+
+/** The quote for a turn: from the first sentence that shows the measure, else from the turn's start. */
+function focusedQuote(t: PreparedTurn, focus?: SentenceTest): string {
+  const sentences = t.tokens.sentences;
+  const at = focus ? sentences.findIndex((s) => focus(t.tokens, s)) : -1;
+  return quoteSentences(t.turn.text, sentences, Math.max(0, at));
+}
+
+function evidenceBy(turns: PreparedTurn[], tallies: Tally[], key: (t: Tally) => number | null, focus?: SentenceTest): EvidenceRef[] {
   return turns
     .map((t, i) => ({ t, v: key(tallies[i]!) }))
     .filter((x): x is { t: PreparedTurn; v: number } => x.v !== null && x.v > 0 && x.t.words >= MIN_EVIDENCE_WORDS)
     .sort((a, b) => b.v - a.v || a.t.turn.turnId.localeCompare(b.t.turn.turnId))
     .slice(0, EVIDENCE_TURNS)
-    .map(({ t }) => ({ turnId: t.turn.turnId, quote: quoteSentences(t.turn.text, t.tokens.sentences), startMs: t.turn.startMs }));
+    .map(({ t }) => ({ turnId: t.turn.turnId, quote: focusedQuote(t, focus), startMs: t.turn.startMs }));
 }
 
 export function scoreStyleAndEmotion(turns: PreparedTurn[], mindWords: number): PsychometricResult[] {
@@ -200,7 +227,7 @@ export function scoreStyleAndEmotion(turns: PreparedTurn[], mindWords: number): 
       score: v === null ? null : round(v),
       percentile: null,
       confidence,
-      evidence: v === null ? [] : evidenceBy(turns, tallies, m.value),
+      evidence: v === null ? [] : evidenceBy(turns, tallies, m.value, m.focus),
       note,
     };
   });
@@ -222,7 +249,10 @@ export function scoreStyleAndEmotion(turns: PreparedTurn[], mindWords: number): 
       score: mindWords > 0 ? round(rate(all)) : null,
       percentile: null,
       confidence,
-      evidence: mindWords > 0 ? evidenceBy(turns, tallies, (t) => (t.emotions[e]! > 0 ? rate(t) : null)) : [],
+      evidence:
+        mindWords > 0
+          ? evidenceBy(turns, tallies, (t) => (t.emotions[e]! > 0 ? rate(t) : null), anyToken((k, i) => !k.negated[i] && EMOTION_WORDS[e].has(k.lemma[i]!)))
+          : [],
       note,
     });
   }
