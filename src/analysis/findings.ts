@@ -76,7 +76,7 @@ const RULES: Rule[] = [
 /** Where a clause may begin: sentence start, after punctuation, or after a conjunction / discourse marker. */
 const CLAUSE_START =
   /(?:^|[,;:\u2014]\s*|\s-\s|\b(?:and|but|so|because|now|look|yes|no|honestly|frankly|and so|i mean|you know|well|actually|and then|though|maybe|perhaps|probably)\s+)(?=(?:i|i'm|i've|i'd|i'll|my|we're|we|it's|it|every)\b)/g;
-const HEDGE = /\b(maybe|perhaps|probably|possibly|i guess|i suppose|might|sort of|kind of|not sure|i'm not certain|presumably)\b/;
+const HEDGE = /\b(maybe|perhaps|probably|possibly|i guess|i suppose|might|sort of|kind of|not sure|not certain|could be wrong|presumably|apparently|seems)\b/;
 const CONDITIONAL_BEFORE = /\b(if|unless|whether|when you|as if|what if)\s+$/;
 /** "I want to thank…", "I'm going to make a point…": talk about the conversation itself, not a goal. */
 const SPEECH_ACT = /^(thank|say|talk|mention|ask|add|clarify|clear up|make (?:a|an|one|two|this|that|my) (?:\w+ )?point|point out|go back|come back|respond|answer|be clear|be brief|repeat|read|quote|tell you|remind)\b/;
@@ -146,7 +146,7 @@ function findingsOfSentence(sentence: string, turn: PreparedTurn): FindingResult
       // "tend to"/"try to"/"make a point of" already carry the agreement; the verb after them stays bare.
       const agrees = rule.conjugate && !/ (to|of)$/.test(verb);
       const rest = tidyRest(thirdPerson(agrees ? conjugateThirdPerson(original) : original));
-      if (rest.split(' ').length < 2) continue;
+      if (rest.split(' ').length < 3) continue;
       if ((rule.kind === 'goal' || rule.kind === 'preference') && SPEECH_ACT.test(restRaw)) continue;
       const hedged = HEDGE.test(before) || HEDGE.test(restRaw.split(/\s+/).slice(0, 8).join(' '));
       const negated = rule.negated === true;

@@ -42,6 +42,9 @@ test('"maybe I…" is kept but hedged: lower confidence than the plain statement
   assert.equal(hedged.kind, 'goal');
   assert.match(hedged.statement, /^Maybe: Wants to write a book about the jungle/);
   assert.ok(hedged.confidence < plain.confidence, `${hedged.confidence} !< ${plain.confidence}`);
+  const caveat = only('I could be wrong, but I think the odds of that are quite low.');
+  assert.equal(caveat.kind, 'belief');
+  assert.ok(caveat.confidence < only('I think the odds of that are quite low.').confidence);
   const should = only('Maybe I should move closer to my family.');
   assert.match(should.statement, /^Maybe: Thinks they should move closer to their family/);
 });
