@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/analysis/index.ts';
+import { analyseTurns, buildProfile, personaFromProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/analysis/index.ts';
+import { asAnalysisTurns, readDebate } from './transcripts.ts';
 
 const trait = (name: string, score: number | null, confidence = 0.9): PsychometricResult => ({
   instrument: 'big_five', name, score, percentile: score === null ? null : score * 100, confidence, evidence: [], note: null,
@@ -65,4 +66,24 @@ test('no snapshots: an empty profile', () => {
   assert.equal(p.snapshotCount, 0);
   assert.deepEqual(p.traits, []);
   assert.equal(p.asOf, null);
+});
+
+test('a persona card from real snapshots: Obama across three 2012 debates', () => {
+  const dates = ['2012-10-03', '2012-10-16', '2012-10-22'];
+  const snapshots = dates.map((date) => {
+    const r = analyseTurns(asAnalysisTurns(readDebate(date), 'Barack H Obama'));
+    return { snapshotId: date, mindsetDate: new Date(date), ...r };
+  });
+  const profile = buildProfile(snapshots);
+  assert.equal(profile.snapshotCount, 3);
+  assert.ok(profile.mindWords > 20000);
+  const openness = profile.trajectories.find((t) => t.name === 'openness')!;
+  assert.deepEqual(openness.points.map((p) => p.snapshotId), dates);
+  const persona = personaFromProfile('Barack Obama', profile);
+  assert.deepEqual(persona.traits.map((t) => t.name), ['openness', 'conscientiousness', 'extraversion', 'agreeableness', 'neuroticism']);
+  for (const t of persona.traits) assert.ok(t.score !== null && t.score > 0 && t.score < 1);
+  for (const name of ['wordsPerTurn', 'questionRate', 'hedging', 'formality', 'sentiment']) assert.equal(typeof persona.style[name], 'number');
+  // Taxes come up in all three debates: the merged topics keep them near the top.
+  assert.ok(persona.topics.some((t) => /\btax/i.test([t.label, ...t.keywords].join(' '))));
+  assert.ok(persona.findings.length > 5);
 });
