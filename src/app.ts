@@ -5,7 +5,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
@@ -41,7 +41,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
     // Long simulations stream for a while; a stuck client must not hold a socket forever.
     requestTimeout: 120_000,
     ajv: { customOptions: { coerceTypes: false } },
-    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+    // Per-request log lines only when debugging: at info they would cost more than the request.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);

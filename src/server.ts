@@ -7,7 +7,8 @@ import { buildApp, type AppOptions } from './app.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { acquireLock, updateLockUrl } from './db/lock.ts';
-import { bootstrapKey, openContext } from './services.ts';
+import type { IssuedKey } from './auth/keys.ts';
+import { bootstrapKey, openContext, type OpenContextOptions } from './services.ts';
 
 export interface Module {
   /** Adds routes, hooks and background work to a running app; returns a cleanup. */
@@ -18,9 +19,23 @@ export async function loadModules(): Promise<Module[]> {
   return [];
 }
 
-export async function serve(config: Config): Promise<{ app: FastifyInstance; url: string; stop(): Promise<void> }> {
-  const releaseLock = config.databaseUrl ? async () => {} : await acquireLock(config.dataDir, null);
-  const ctx = await openContext(config);
+export interface ServeOptions extends OpenContextOptions {
+  /** Print a generated bootstrap key on stdout (the CLI does; tests read it from the result). */
+  printBootstrapKey?: boolean;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  url: string;
+  /** The key created at first start, when one was created. */
+  bootstrap: IssuedKey | null;
+  stop(): Promise<void>;
+}
+
+export async function serve(config: Config, opts: ServeOptions = {}): Promise<RunningServer> {
+  const releaseLock = config.databaseUrl || opts.pgliteDump ? async () => {} : await acquireLock(config.dataDir, null);
+  const ctx = await openContext(config, opts);
   const boot = await bootstrapKey(ctx.db, config.bootstrapKey);
   const runWorker = config.inProcessWorker;
   const modules = await Promise.all((await loadModules()).map((m) => m.setup(ctx, { runWorker })));
@@ -32,8 +47,8 @@ export async function serve(config: Config): Promise<{ app: FastifyInstance; url
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  if (!config.databaseUrl) await updateLockUrl(config.dataDir, url);
-  if (boot?.generated) {
+  if (!config.databaseUrl && !opts.pgliteDump) await updateLockUrl(config.dataDir, url);
+  if (boot?.generated && opts.printBootstrapKey !== false) {
     // Printed once, on the terminal, never logged: this is the only time the secret is shown.
     process.stdout.write(
       `\nNo API key existed, so one was created for organization "default", user admin@localhost:\n\n  ${boot.issued.key}\n\n` +
@@ -50,5 +65,5 @@ export async function serve(config: Config): Promise<{ app: FastifyInstance; url
       await ctx.close();
       await releaseLock();
     })());
-  return { app, url, stop };
+  return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };
 }

@@ -27,7 +27,7 @@ function alive(pid: number): boolean {
 export async function readLock(dataDir: string): Promise<LockInfo | null> {
   try {
     const info = JSON.parse(await readFile(lockPath(dataDir), 'utf8')) as LockInfo;
-    return info.pid !== process.pid && alive(info.pid) ? info : null;
+    return alive(info.pid) ? info : null;
   } catch {
     return null;
   }

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+describe('authentication and tenancy', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ MINDPRINT_BOOTSTRAP_KEY: 'mp_bootstrap-secret-for-tests-0001' });
+  });
+  after(() => s.close());
+
+  test('the bootstrap key works and belongs to organization "default", user admin@localhost', async () => {
+    const res = await s.api('GET', '/api-keys');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.apiKeys.length, 1);
+    assert.equal(res.body.apiKeys[0].name, 'bootstrap');
+    assert.equal(JSON.stringify(res.body).includes('mp_bootstrap-secret'), false, 'secrets are never listed');
+  });
+
+  test('missing, malformed, unknown keys are 401 with a JSON body', async () => {
+    for (const [key, headers] of [
+      [null, {}],
+      [null, { authorization: 'Basic abc' }],
+      [null, { authorization: 'Bearer' }],
+      ['mp_unknown-key-000000000000000000000', {}],
+      ['short', {}],
+    ] as const) {
+      const res = await s.api('GET', '/minds', undefined, key, headers as Record<string, string>);
+      assert.equal(res.status, 401);
+      assert.equal(res.body.code, 'AUTH_FAILED');
+      assert.equal(typeof res.body.error, 'string');
+    }
+    // Unknown routes under the base path need a key too.
+    assert.equal((await s.api('GET', '/nothing-here', undefined, null)).status, 401);
+    assert.equal((await s.api('GET', '/nothing-here')).status, 404);
+  });
+
+  test('another organization’s mind answers 404, exactly like a missing one', async () => {
+    const other = await s.newKey('acme', 'eve@acme.test');
+    const mine = (await s.api('POST', '/minds', { name: 'Private Person', tags: 'secret' })).body.mind;
+    for (const [method, path, body] of [
+      ['GET', `/minds/${mine.id}`],
+      ['PUT', `/minds/${mine.id}`, { name: 'stolen' }],
+      ['DELETE', `/minds/${mine.id}`],
+      ['PUT', `/minds/${mine.id}/tags`, { tagNames: ['x'] }],
+    ] as const) {
+      const res = await s.api(method, path, body, other.key);
+      assert.equal(res.status, 404, `${method} ${path}`);
+      assert.equal(res.body.message, 'Mind not found');
+    }
+    assert.deepEqual((await s.api('GET', '/minds', undefined, other.key)).body.minds, []);
+    assert.deepEqual((await s.api('GET', '/minds/search?query=private', undefined, other.key)).body.minds, []);
+    assert.deepEqual((await s.api('GET', '/tags', undefined, other.key)).body.tags, []);
+    const secretTag = (await s.api('GET', '/tags')).body.tags.find((t: any) => t.name === 'secret');
+    assert.equal((await s.api('PUT', `/tags/${secretTag.id}`, { name: 'x' }, other.key)).status, 404);
+    assert.equal((await s.api('DELETE', `/tags/${secretTag.id}`, undefined, other.key)).status, 404);
+    // Same tag name in two organizations is fine.
+    assert.equal((await s.api('POST', '/minds', { name: 'Theirs', tags: 'secret' }, other.key)).status, 200);
+    assert.equal((await s.api('GET', `/minds/${mine.id}`)).body.mind.name, 'Private Person');
+  });
+
+  test('every key of an organization sees its minds', async () => {
+    const a = await s.newKey('shared-org', 'a@shared.test');
+    const b = await s.newKey('shared-org', 'b@shared.test');
+    const mind = (await s.api('POST', '/minds', { name: 'Team Mind' }, a.key)).body.mind;
+    assert.equal((await s.api('GET', `/minds/${mind.id}`, undefined, b.key)).status, 200);
+  });
+
+  test('keys created over HTTP work at once; revoked keys are 401 at once', async () => {
+    const created = await s.api('POST', '/api-keys', { name: 'ci', expiresInDays: 30 });
+    assert.equal(created.status, 200);
+    assert.match(created.body.key, /^mp_[A-Za-z0-9_-]{43}$/);
+    assert.equal(created.body.apiKey.name, 'ci');
+    assert.ok(created.body.apiKey.expiresAt);
+    const k = created.body.key;
+    assert.equal((await s.api('GET', '/minds', undefined, k)).status, 200);
+    const revoked = await s.api('DELETE', `/api-keys/${created.body.apiKey.id}`);
+    assert.equal(revoked.status, 200);
+    assert.ok(revoked.body.apiKey.revokedAt);
+    const after = await s.api('GET', '/minds', undefined, k);
+    assert.equal(after.status, 401);
+    assert.match(after.body.message, /revoked/);
+    assert.equal((await s.api('DELETE', '/api-keys/00000000-0000-4000-8000-000000000000')).status, 404);
+    // Another user's key cannot be revoked through my key.
+    const other = await s.newKey('default', 'someone@localhost');
+    assert.equal((await s.api('DELETE', `/api-keys/${other.keyId}`)).status, 404);
+    assert.equal((await s.api('GET', '/minds', undefined, other.key)).status, 200);
+  });
+
+  test('an expired key is 401', async () => {
+    const { createKeyFor } = await import('../../src/auth/keys.ts');
+    const issued = await createKeyFor(s.ctx.db, { org: 'default', user: 'old@localhost', expiresInDays: 1 });
+    const { sql } = await import('drizzle-orm');
+    await s.ctx.db.execute(sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${issued.keyId}`);
+    const res = await s.api('GET', '/minds', undefined, issued.key);
+    assert.equal(res.status, 401);
+    assert.match(res.body.message, /expired/);
+  });
+
+  test('bad POST /api-keys bodies are 400', async () => {
+    assert.equal((await s.api('POST', '/api-keys', { expiresInDays: 0 })).status, 400);
+    assert.equal((await s.api('POST', '/api-keys', { expiresInDays: '5' })).status, 400);
+    assert.equal((await s.api('POST', '/api-keys', { name: '' })).status, 400);
+  });
+
+  test('keys are stored only as SHA-256 hashes', async () => {
+    const { sql } = await import('drizzle-orm');
+    const rows = (await s.ctx.db.execute(sql`select key_hash, prefix from api_keys`)) as any;
+    for (const r of rows.rows) {
+      assert.match(r.key_hash, /^[0-9a-f]{64}$/);
+      assert.equal(r.prefix.length, 7);
+    }
+  });
+});
+
+describe('first start without a bootstrap key', () => {
+  test('creates a random key for the default organization', async () => {
+    const s = await startTestServer();
+    try {
+      assert.ok(s.bootstrap);
+      assert.match(s.bootstrap.key, /^mp_/);
+      assert.equal((await s.api('GET', '/minds')).status, 200);
+    } finally {
+      await s.close();
+    }
+  });
+});

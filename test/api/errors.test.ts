@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+describe('errors', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('invalid JSON is 400 and changes nothing', async () => {
+    const res = await s.api('POST', '/minds', '{"name": "x",');
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'VALIDATION_FAILED');
+    assert.deepEqual((await s.api('GET', '/minds')).body.minds, []);
+  });
+
+  test('a wrong content type is 415', async () => {
+    const res = await s.api('POST', '/minds', 'name=x', undefined, { 'content-type': 'application/x-www-form-urlencoded' });
+    assert.equal(res.status, 415);
+    assert.equal(res.body.code, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test('a body over the limit is 413', async () => {
+    const res = await s.api('POST', '/minds', { name: 'x', socialMedia: { blob: 'a'.repeat(2 * 1024 * 1024) } });
+    assert.equal(res.status, 413);
+    assert.equal(res.body.code, 'PAYLOAD_TOO_LARGE');
+  });
+
+  test('an unknown route is a JSON 404', async () => {
+    const res = await fetch(`${s.url}/no/such/route`);
+    assert.equal(res.status, 404);
+    assert.equal((await res.json()).code, 'NOT_FOUND');
+  });
+
+  test('no stack traces or SQL in error responses', async () => {
+    const res = await s.api('GET', "/minds/search?query=' or 1=1 --");
+    assert.equal(res.status, 200);
+    const bad = await s.api('GET', '/minds/zzz');
+    assert.doesNotMatch(JSON.stringify(bad.body), /at .*\.ts|select |stack/i);
+  });
+
+  test('health and readiness probes answer without a key', async () => {
+    assert.deepEqual(await (await fetch(`${s.url}/healthz`)).json(), { status: 'ok' });
+    const ready = await (await fetch(`${s.url}/readyz`)).json();
+    assert.equal(ready.status, 'ready');
+  });
+});

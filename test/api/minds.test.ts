@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const MIND_FIELDS = ['id', 'name', 'slug', 'email', 'imageUrl', 'socialMedia', 'scope', 'isSelf', 'organizationId', 'createdAt', 'updatedAt', 'tags', 'snapshotCount', 'psychometricCount', 'keyTopicCount', 'findingCount'].sort();
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('minds', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+  });
+  after(() => s.close());
+
+  test('creating a mind returns exactly the spec fields and a default digital twin', async () => {
+    const res = await s.api('POST', '/minds', { name: 'Ada Lovelace', email: 'ada@example.com', tags: ' math , Poetry,math', socialMedia: { x: '@ada' } });
+    assert.equal(res.status, 200);
+    const { mind, digitalTwin } = res.body;
+    assert.deepEqual(Object.keys(mind).sort(), MIND_FIELDS);
+    assert.equal(mind.name, 'Ada Lovelace');
+    assert.equal(mind.slug, 'ada-lovelace');
+    assert.equal(mind.scope, 'private');
+    assert.equal(mind.isSelf, false);
+    assert.equal(mind.imageUrl, null);
+    assert.match(mind.createdAt, ISO);
+    for (const k of ['snapshotCount', 'psychometricCount', 'keyTopicCount', 'findingCount']) assert.equal(mind[k], 0);
+    assert.deepEqual(mind.tags.map((t: any) => t.name), ['math', 'Poetry']);
+    assert.deepEqual(Object.keys(mind.tags[0]).sort(), ['createdAt', 'id', 'name', 'organizationId', 'updatedAt']);
+    assert.equal(digitalTwin.name, 'Default Twin');
+    assert.equal(digitalTwin.isDefault, true);
+    assert.equal(digitalTwin.mindId, mind.id);
+  });
+
+  test('tags may be an array, isSelf may be set, and slugs stay unique within the organization', async () => {
+    const a = await s.api('POST', '/minds', { name: 'Zoë Brown', tags: ['x', 'X', 'y'], isSelf: true });
+    const b = await s.api('POST', '/minds', { name: 'Zoe Brown' });
+    assert.equal(a.body.mind.slug, 'zoe-brown');
+    assert.equal(b.body.mind.slug, 'zoe-brown-2');
+    assert.equal(a.body.mind.isSelf, true);
+    assert.deepEqual(a.body.mind.tags.map((t: any) => t.name), ['x', 'y']);
+  });
+
+  test('list is newest first and filters by any of the tag names, case-insensitively', async () => {
+    const all = await s.api('GET', '/minds');
+    assert.equal(all.status, 200);
+    const times = all.body.minds.map((m: any) => m.createdAt);
+    assert.deepEqual([...times].sort().reverse(), times);
+    const math = await s.api('GET', '/minds?tagNames=MATH,nothing');
+    assert.deepEqual(math.body.minds.map((m: any) => m.name), ['Ada Lovelace']);
+    const none = await s.api('GET', '/minds?tagNames=unknown');
+    assert.deepEqual(none.body.minds, []);
+  });
+
+  test('get, update (partial) and delete a mind', async () => {
+    const { body } = await s.api('POST', '/minds', { name: 'Grace Hopper', tags: 'navy' });
+    const id = body.mind.id;
+    const got = await s.api('GET', `/minds/${id}`);
+    assert.equal(got.status, 200);
+    assert.equal(got.body.mind.name, 'Grace Hopper');
+    const upd = await s.api('PUT', `/minds/${id}`, { email: 'grace@example.com', tags: 'cobol,navy' });
+    assert.equal(upd.status, 200);
+    assert.equal(upd.body.success, true);
+    assert.equal(upd.body.mind.email, 'grace@example.com');
+    assert.equal(upd.body.mind.name, 'Grace Hopper');
+    assert.deepEqual(upd.body.mind.tags.map((t: any) => t.name), ['cobol', 'navy']);
+    const renamed = await s.api('PUT', `/minds/${id}`, { name: 'Rear Admiral Grace Hopper' });
+    assert.equal(renamed.body.mind.slug, 'rear-admiral-grace-hopper');
+    const del = await s.api('DELETE', `/minds/${id}`);
+    assert.deepEqual(del.body, { success: true });
+    assert.equal((await s.api('GET', `/minds/${id}`)).status, 404);
+    assert.equal((await s.api('DELETE', `/minds/${id}`)).status, 404);
+  });
+
+  test('a mind id that is not a UUID is 400; an unknown UUID is 404', async () => {
+    const bad = await s.api('GET', '/minds/not-a-uuid');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'VALIDATION_FAILED');
+    assert.match(bad.body.message, /mindId/);
+    const missing = await s.api('GET', '/minds/00000000-0000-4000-8000-000000000000');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'NOT_FOUND');
+    assert.equal((await s.api('PUT', '/minds/00000000-0000-4000-8000-000000000000', { name: 'x' })).status, 404);
+  });
+
+  test('search matches name, email, slug, tags and social values; exact, then prefix, then substring', async () => {
+    await s.api('POST', '/minds', { name: 'Ann', socialMedia: { linkedin: 'ann-the-builder' } });
+    await s.api('POST', '/minds', { name: 'Annabel Lee', email: 'poe@example.com' });
+    await s.api('POST', '/minds', { name: 'Joanna Ann', tags: 'ann-tag' });
+    const res = await s.api('GET', '/minds/search?query=ANN');
+    assert.equal(res.status, 200);
+    const names = res.body.minds.map((m: any) => m.name);
+    assert.equal(names[0], 'Ann');
+    assert.ok(names.indexOf('Annabel Lee') < names.indexOf('Joanna Ann'));
+    assert.deepEqual((await s.api('GET', '/minds/search?query=builder')).body.minds.map((m: any) => m.name), ['Ann']);
+    assert.deepEqual((await s.api('GET', '/minds/search?query=poe@')).body.minds.map((m: any) => m.name), ['Annabel Lee']);
+    assert.deepEqual((await s.api('GET', '/minds/search?query=ann-tag')).body.minds.map((m: any) => m.name), ['Joanna Ann']);
+    assert.deepEqual((await s.api('GET', '/minds/search?query=100%25')).body.minds, []);
+  });
+
+  test('search without a query, or with an empty one, is 400', async () => {
+    for (const q of ['', '?query=', '?query=%20%20']) {
+      const res = await s.api('GET', `/minds/search${q}`);
+      assert.equal(res.status, 400, q);
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+    }
+  });
+
+  test('bad bodies are 400 naming the field and change nothing', async () => {
+    const before = (await s.api('GET', '/minds')).body.minds.length;
+    const cases: [unknown, RegExp][] = [
+      [{}, /name/],
+      [{ name: '' }, /name/],
+      [{ name: '   ' }, /name/],
+      [{ name: 42 }, /name/],
+      [{ name: 'x', email: 'not-an-email' }, /email/],
+      [{ name: 'x', tags: 'a,,b' }, /tags/],
+      [{ name: 'x', socialMedia: 'str' }, /socialMedia/],
+      [{ name: 'x', unknownField: 1 }, /unknownField/],
+      [{ name: 'x', isSelf: 'true' }, /isSelf/],
+    ];
+    for (const [body, field] of cases) {
+      const res = await s.api('POST', '/minds', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(typeof res.body.error, 'string');
+      assert.match(res.body.message, field);
+    }
+    assert.equal((await s.api('GET', '/minds')).body.minds.length, before);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Starts the real service on a random loopback port for HTTP tests, on the embedded PGlite
+ * database (default) or on PostgreSQL when TEST_DATABASE_URL is set (a fresh database per
+ * server, dropped afterwards). PGlite servers start from a migrated template dumped once per
+ * test process, since creating a PGlite database takes seconds.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { migrate, openDatabase } from '../../src/db/client.ts';
+import { createKeyFor } from '../../src/auth/keys.ts';
+import { serve, type RunningServer } from '../../src/server.ts';
+
+let template: Promise<Blob> | null = null;
+
+async function pgliteTemplate(): Promise<Blob> {
+  template ??= (async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-template-'));
+    const database = await openDatabase({ databaseUrl: null, dataDir: dir });
+    await migrate(database);
+    const { PGlite } = await import('@electric-sql/pglite');
+    void PGlite;
+    const dump = await ((database.db as any).$client as { dumpDataDir(c?: string): Promise<Blob> }).dumpDataDir('none');
+    await database.close();
+    await rm(dir, { recursive: true, force: true });
+    return dump;
+  })();
+  return template;
+}
+
+async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `mp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer extends RunningServer {
+  config: Config;
+  base: string;
+  /** The bootstrap key (organization "default", user admin@localhost). */
+  key: string;
+  /** fetch against the API with a key (default: the bootstrap key). */
+  api(method: string, path: string, body?: unknown, key?: string | null, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  /** Creates an organization/user key directly in the database (as `mindprint keys create` does). */
+  newKey(org: string, user: string): Promise<{ key: string; keyId: string; userId: string; organizationId: string }>;
+  close(): Promise<void>;
+}
+
+export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
+
+export async function startTestServer(env: Record<string, string> = {}, opts: { usageFlushMs?: number } = {}): Promise<TestServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-test-'));
+  const pgDb = onPostgres() ? await createPgDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    MINDPRINT_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...env,
+  });
+  const server = await serve(config, {
+    pgliteDump: pgDb ? undefined : await pgliteTemplate(),
+    printBootstrapKey: false,
+    usageFlushMs: opts.usageFlushMs ?? 60_000,
+  });
+  const base = `${server.url}${config.basePath}`;
+  const key = env.MINDPRINT_BOOTSTRAP_KEY ?? server.bootstrap!.key;
+  return {
+    ...server,
+    config,
+    base,
+    key,
+    async api(method, p, body, k = key, headers = {}) {
+      const h: Record<string, string> = { ...headers };
+      if (k) h.authorization = `Bearer ${k}`;
+      let payload: BodyInit | undefined;
+      if (body instanceof FormData) payload = body;
+      else if (typeof body === 'string') {
+        payload = body;
+        h['content-type'] ??= 'application/json';
+      } else if (body !== undefined) {
+        payload = JSON.stringify(body);
+        h['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${base}${p}`, { method, headers: h, body: payload });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON: leave the text for the assertion to show */
+      }
+      return { status: res.status, body: parsed, headers: res.headers };
+    },
+    newKey: (org, user) => createKeyFor(server.ctx.db, { org, user }),
+    async close() {
+      await server.stop();
+      await pgDb?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
