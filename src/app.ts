@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { AppContext } from './context.ts';
+import type { AppContext, Module } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -17,10 +17,8 @@ import { usageRoutes } from './usage/routes.ts';
 import { VERSION } from './version.ts';
 
 export interface AppOptions {
-  /** Extra route plugins mounted under the authenticated base path (snapshots, simulations, …). */
-  apiPlugins?: ((app: FastifyInstance, ctx: AppContext) => Promise<void>)[];
-  /** Route plugins mounted at the root, without bearer auth (signed uploads, the dashboard). */
-  publicPlugins?: ((app: FastifyInstance, ctx: AppContext) => Promise<void>)[];
+  /** Feature modules: their routes go under the authenticated base path, public routes at the root. */
+  modules?: Module[];
   logger?: boolean;
 }
 
@@ -77,7 +75,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
     }
   });
 
-  for (const plugin of opts.publicPlugins ?? []) await plugin(app, ctx);
+  for (const m of opts.modules ?? []) if (m.publicRoutes) await app.register(async (scope) => m.publicRoutes!(scope, ctx));
 
   await app.register(
     async (api) => {
@@ -91,7 +89,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       await api.register(tagRoutes, { ctx });
       await api.register(keyRoutes, { ctx });
       await api.register(usageRoutes, { ctx });
-      for (const plugin of opts.apiPlugins ?? []) await plugin(api, ctx);
+      for (const m of opts.modules ?? []) if (m.routes) await api.register(async (scope) => m.routes!(scope, ctx));
       // Unknown routes under the base path still need a key: no probing the API without one.
       api.setNotFoundHandler(async (req, reply) => {
         req.caller = await ctx.auth.authenticate(req);

@@ -17,8 +17,12 @@ export interface Config {
   publicUrl: string | null;
   /** Secret for HMAC-signed upload URLs; generated and kept in the data dir when unset. */
   signingSecret: string | null;
-  /** Run the job worker inside `serve` (default on the embedded database). */
+  /** Run the job workers inside `serve` (default true; set false when `mindprint worker` processes run beside it). */
   inProcessWorker: boolean;
+  /** A job running longer than this is considered lost (its worker died) and is retried. */
+  jobExpireSeconds: number;
+  /** How often lost (expired) jobs are looked for. */
+  jobMaintenanceSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -97,5 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     signingSecret,
     inProcessWorker: boolean(env, 'MINDPRINT_IN_PROCESS_WORKER', true),
+    jobExpireSeconds: integer(env, 'MINDPRINT_JOB_EXPIRE_SECONDS', 300, 1, 86_400),
+    jobMaintenanceSeconds: integer(env, 'MINDPRINT_JOB_MAINTENANCE_SECONDS', 30, 1, 3_600),
   };
 }

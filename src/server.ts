@@ -3,21 +3,14 @@
  * so one command is a complete service.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type AppOptions } from './app.ts';
+import { buildApp } from './app.ts';
+import { initModules } from './modules.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { acquireLock, updateLockUrl } from './db/lock.ts';
 import type { IssuedKey } from './auth/keys.ts';
 import { bootstrapKey, openContext, type OpenContextOptions } from './services.ts';
 
-export interface Module {
-  /** Adds routes, hooks and background work to a running app; returns a cleanup. */
-  setup(ctx: AppContext, opts: { runWorker: boolean }): Promise<{ appOptions: AppOptions; close(): Promise<void> }>;
-}
-
-export async function loadModules(): Promise<Module[]> {
-  return [];
-}
 
 export interface ServeOptions extends OpenContextOptions {
   /** Print a generated bootstrap key on stdout (the CLI does; tests read it from the result). */
@@ -37,12 +30,9 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   const releaseLock = config.databaseUrl || opts.pgliteDump ? async () => {} : await acquireLock(config.dataDir, null);
   const ctx = await openContext(config, opts);
   const boot = await bootstrapKey(ctx.db, config.bootstrapKey);
-  const runWorker = config.inProcessWorker;
-  const modules = await Promise.all((await loadModules()).map((m) => m.setup(ctx, { runWorker })));
-  const app = await buildApp(ctx, {
-    apiPlugins: modules.flatMap((m) => m.appOptions.apiPlugins ?? []),
-    publicPlugins: modules.flatMap((m) => m.appOptions.publicPlugins ?? []),
-  });
+  const modules = await initModules(ctx);
+  if (config.inProcessWorker) for (const m of modules) await m.startWorkers?.(ctx);
+  const app = await buildApp(ctx, { modules });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -61,8 +51,8 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
   const stop = () =>
     (stopping ??= (async () => {
       await app.close();
-      for (const m of modules) await m.close();
       await ctx.close();
+      for (const m of modules) await m.close?.();
       await releaseLock();
     })());
   return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };

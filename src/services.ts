@@ -10,6 +10,9 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { migrate, openDatabase, type Database, type Db } from './db/client.ts';
 import { serviceSettings } from './db/schema.ts';
+import { startQueue } from './jobs/queue.ts';
+import { queueDefinitions } from './jobs/queues.ts';
+import { createArtifactStore } from './storage/index.ts';
 import { UsageRecorder } from './usage/recorder.ts';
 
 export interface OpenContextOptions {
@@ -25,11 +28,20 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const auth = new Authenticator(database.db, opts.authCacheMs);
   const usage = new UsageRecorder(database.db, auth.pendingLastUsed, opts.usageFlushMs);
   usage.start();
-  const ctx: AppContext = { config, database, db: database.db, auth, usage, mindDeletionHooks: [] };
+  const queue = await startQueue(database, {
+    queues: queueDefinitions(config),
+    maintenanceIntervalSeconds: config.jobMaintenanceSeconds,
+    pollingIntervalSeconds: database.kind === 'pglite' ? 2 : 1,
+  });
+  const signingSecret = await sharedSecret(database.db, 'upload-signing-secret', config.signingSecret);
+  const store = createArtifactStore({ storageUrl: config.storageUrl, dataDir: config.dataDir, signingSecret });
+  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [] };
   return {
     ...ctx,
     async close() {
+      await queue.stop({ graceful: true, timeoutMs: 30_000 }).catch(() => {});
       await usage.stop().catch(() => {});
+      await store.close?.();
       await database.close();
     },
   };
