@@ -3,9 +3,11 @@
  * workers; `worker` runs only their workers.
  */
 import type { AppContext, Module } from './context.ts';
+import { simulationsModule } from './simulations/module.ts';
+import { snapshotsModule } from './snapshots/module.ts';
 
 export async function loadModules(): Promise<Module[]> {
-  return [];
+  return [snapshotsModule, simulationsModule];
 }
 
 export async function initModules(ctx: AppContext): Promise<Module[]> {

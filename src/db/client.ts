@@ -91,9 +91,16 @@ export function positionalSql(text: string, values: unknown[] = []): SQL {
   const chunks: SQL[] = [];
   for (let i = 0; i < parts.length; i++) {
     if (i % 2 === 0) chunks.push(sql.raw(parts[i]!));
-    else chunks.push(sql`${values[Number(parts[i]) - 1]}`);
+    else chunks.push(sql`${toParam(values[Number(parts[i]) - 1])}`);
   }
   return sql.join(chunks, sql.raw(''));
+}
+
+/** node-postgres conventions for raw parameters: undefined is NULL, plain objects are JSON. */
+function toParam(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (value && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value) && !Buffer.isBuffer(value)) return JSON.stringify(value);
+  return value;
 }
 
 /** Rows of a raw drizzle `execute`, whichever driver ran it. */

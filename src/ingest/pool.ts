@@ -8,18 +8,22 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileKind, Transcript } from './types.ts';
 import type { ParseOptions } from './parse.ts';
-import { ParserCrashedError, ParseTimeoutError, UnreadableTranscriptError } from './errors.ts';
+import { ParserCrashedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from './errors.ts';
+import type { Digest, DigestRequest } from '../snapshots/digest.ts';
 
+/** `parse` returns a Transcript; `digest` parses, attributes and analyses (snapshots/digest.ts). */
 export interface TaskRequest {
   id: number;
+  op: 'parse' | 'digest';
   path: string;
   kind: FileKind;
   opts: ParseOptions;
+  digest?: DigestRequest;
 }
 
 export type TaskResponse =
-  | { id: number; ok: true; transcript: Transcript }
-  | { id: number; ok: false; error: { name: string; message: string } };
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: { name: string; message: string; labels?: string[] } };
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
@@ -28,7 +32,7 @@ const WORKER_HEAP_MB = 1024;
 
 interface Task extends TaskRequest {
   timeoutMs: number;
-  resolve: (t: Transcript) => void;
+  resolve: (result: any) => void;
   reject: (e: Error) => void;
 }
 
@@ -46,11 +50,11 @@ class ParserPool {
 
   constructor(private readonly size: number) {}
 
-  run(path: string, kind: FileKind, opts: ParseOptions): Promise<Transcript> {
+  run<T>(op: TaskRequest['op'], path: string, kind: FileKind, opts: ParseOptions, digest?: DigestRequest): Promise<T> {
     if (this.closed) return Promise.reject(new Error('The parser pool is closed'));
-    return new Promise<Transcript>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const { timeoutMs = DEFAULT_TIMEOUT_MS, ...rest } = opts;
-      this.queue.push({ id: this.nextId++, path, kind, opts: rest, timeoutMs, resolve, reject });
+      this.queue.push({ id: this.nextId++, op, path, kind, opts: rest, digest, timeoutMs, resolve, reject });
       this.dispatch();
     });
   }
@@ -64,7 +68,7 @@ class ParserPool {
       slot.task = task;
       slot.worker.ref();
       slot.timer = setTimeout(() => this.fail(slot!, new ParseTimeoutError(`Parsing the file took longer than ${formatMs(task.timeoutMs)} and was stopped`)), task.timeoutMs);
-      const request: TaskRequest = { id: task.id, path: task.path, kind: task.kind, opts: task.opts };
+      const request: TaskRequest = { id: task.id, op: task.op, path: task.path, kind: task.kind, opts: task.opts, digest: task.digest };
       slot.worker.postMessage(request);
     }
   }
@@ -90,7 +94,7 @@ class ParserPool {
     slot.task = null;
     slot.timer = null;
     slot.worker.unref();
-    if (res.ok) task.resolve(res.transcript);
+    if (res.ok) task.resolve(res.result);
     else task.reject(rebuildError(res.error));
     this.dispatch();
   }
@@ -120,8 +124,9 @@ class ParserPool {
   }
 }
 
-function rebuildError(e: { name: string; message: string }): Error {
+function rebuildError(e: { name: string; message: string; labels?: string[] }): Error {
   if (e.name === 'UnreadableTranscriptError') return new UnreadableTranscriptError(e.message);
+  if (e.name === 'UnknownSpeakerError') return Object.assign(new UnknownSpeakerError('', e.labels ?? []), { message: e.message });
   const err = new Error(e.message);
   err.name = e.name;
   return err;
@@ -140,7 +145,13 @@ let pool: ParserPool | null = null;
  */
 export function parseTranscriptFile(path: string, kind: FileKind, opts: ParseOptions = {}): Promise<Transcript> {
   pool ??= new ParserPool(POOL_SIZE);
-  return pool.run(path, kind, opts);
+  return pool.run<Transcript>('parse', path, kind, opts);
+}
+
+/** Parses, attributes and analyses a file in a worker thread (see snapshots/digest.ts). */
+export function digestTranscriptFile(path: string, kind: FileKind, digest: DigestRequest, opts: ParseOptions = {}): Promise<Digest> {
+  pool ??= new ParserPool(POOL_SIZE);
+  return pool.run<Digest>('digest', path, kind, opts, digest);
 }
 
 /** Terminates the parser workers (shutdown, tests). A later parse starts a fresh pool. */

@@ -12,10 +12,14 @@ const port = parentPort;
 port.on('message', async (task: TaskRequest) => {
   let response: TaskResponse;
   try {
-    response = { id: task.id, ok: true, transcript: await parseInThisThread(task.path, task.kind, task.opts) };
+    const result =
+      task.op === 'digest'
+        ? await (await import('../snapshots/digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
+        : await parseInThisThread(task.path, task.kind, task.opts);
+    response = { id: task.id, ok: true, result };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
-    response = { id: task.id, ok: false, error: { name: e.name, message: e.message } };
+    response = { id: task.id, ok: false, error: { name: e.name, message: e.message, labels: (e as { labels?: string[] }).labels } };
   }
   port.postMessage(response);
 });

@@ -71,7 +71,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
     PORT: '0',
     HOST: '127.0.0.1',
     MINDPRINT_DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...env,
   });

@@ -1,0 +1,60 @@
+/**
+ * Turns a stored transcript file into what the memory bank keeps: speaker turns with the question
+ * each answered, which speaker is the mind, and the analysis of the mind's own words. Runs inside
+ * a parser worker thread (see ingest/pool.ts): parsing and analysis are CPU work that must not
+ * stall the API's event loop.
+ */
+import { randomUUID } from 'node:crypto';
+import { analyseTurns, type AnalysisResult } from '../analysis/index.ts';
+import { attributeSpeaker, type AttributionResult } from '../ingest/attribution.ts';
+import { parseInThisThread, type ParseOptions } from '../ingest/parse.ts';
+import type { FileKind } from '../ingest/types.ts';
+
+export interface DigestRequest {
+  mindName: string;
+  requestedSpeaker: string | null;
+}
+
+export interface DigestedTurn {
+  id: string;
+  seq: number;
+  speaker: string;
+  text: string;
+  startMs: number | null;
+  endMs: number | null;
+  isMind: boolean;
+  /** The nearest preceding turn of another speaker: what the mind was answering. */
+  context: string | null;
+}
+
+export interface Digest {
+  turns: DigestedTurn[];
+  attribution: AttributionResult;
+  analysis: AnalysisResult;
+}
+
+/** Context is capped so one long monologue by the interviewer does not dominate retrieval. */
+const MAX_CONTEXT_CHARS = 1_000;
+
+export async function digestInThisThread(path: string, kind: FileKind, request: DigestRequest, opts: ParseOptions = {}): Promise<Digest> {
+  const transcript = await parseInThisThread(path, kind, opts);
+  const attribution = attributeSpeaker(transcript, { mindName: request.mindName, requestedSpeaker: request.requestedSpeaker });
+  let lastOther: string | null = null;
+  const turns: DigestedTurn[] = transcript.turns.map((t, seq) => {
+    const isMind = t.speaker === attribution.mindLabel;
+    const turn: DigestedTurn = {
+      id: randomUUID(),
+      seq,
+      speaker: t.speaker,
+      text: t.text,
+      startMs: t.startMs ?? null,
+      endMs: t.endMs ?? null,
+      isMind,
+      context: isMind ? lastOther : null,
+    };
+    if (!isMind) lastOther = t.text.length > MAX_CONTEXT_CHARS ? t.text.slice(-MAX_CONTEXT_CHARS) : t.text;
+    return turn;
+  });
+  const analysis = analyseTurns(turns.map((t) => ({ turnId: t.id, speaker: t.speaker, text: t.text, startMs: t.startMs, isMind: t.isMind })));
+  return { turns, attribution, analysis };
+}

@@ -1,0 +1,105 @@
+/**
+ * The snapshot job: pending → processing → completed | failed. Parsing, speaker attribution and
+ * analysis run in a worker thread (digest.ts); this handler stores the result in one transaction.
+ * A re-run (retry after a crash) replaces whatever a previous attempt left, so it is idempotent.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../db/schema.ts';
+import { digestTranscriptFile, UnknownSpeakerError, UnreadableTranscriptError } from '../ingest/index.ts';
+import type { FileKind } from '../ingest/types.ts';
+import type { JobContext } from '../jobs/queue.ts';
+import type { Digest } from './digest.ts';
+
+/** Rows per INSERT: big transcripts are written in a few statements, not one per turn. */
+const BATCH = 500;
+
+export interface ProcessSnapshotJob {
+  snapshotId: string;
+}
+
+export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob, job: JobContext): Promise<void> {
+  const { db } = ctx;
+  const [row] = await db
+    .select({ snapshot: snapshots, mindName: minds.name, storageKey: artifacts.storageKey, kind: artifacts.kind })
+    .from(snapshots)
+    .innerJoin(minds, eq(minds.id, snapshots.mindId))
+    .innerJoin(artifacts, eq(artifacts.id, snapshots.artifactId))
+    .where(eq(snapshots.id, data.snapshotId));
+  if (!row) return; // deleted while queued: nothing to do
+  if (row.snapshot.status === 'completed' || row.snapshot.status === 'failed') return;
+
+  await db
+    .update(snapshots)
+    .set({ status: 'processing', startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
+    .where(eq(snapshots.id, data.snapshotId));
+
+  let digest: Digest;
+  try {
+    digest = await ctx.store.withLocalFile(row.storageKey, (file) =>
+      digestTranscriptFile(file, row.kind as FileKind, { mindName: row.mindName, requestedSpeaker: row.snapshot.requestedSpeaker }),
+    );
+  } catch (err) {
+    if (err instanceof UnreadableTranscriptError || err instanceof UnknownSpeakerError) {
+      // Input that can never be read fails at once, with the reason; no retry.
+      await fail(ctx, data.snapshotId, err.message);
+      return;
+    }
+    if (job.isLastAttempt) await fail(ctx, data.snapshotId, `Processing failed after ${job.retryCount + 1} attempts: ${(err as Error).message}`);
+    throw err;
+  }
+
+  try {
+    await store(ctx, row.snapshot, digest);
+  } catch (err) {
+    if (job.isLastAttempt) await fail(ctx, data.snapshotId, `Saving the analysis failed after ${job.retryCount + 1} attempts`);
+    throw err;
+  }
+}
+
+async function fail(ctx: AppContext, snapshotId: string, reason: string): Promise<void> {
+  await ctx.db
+    .update(snapshots)
+    .set({ status: 'failed', error: reason, completedAt: new Date(), updatedAt: new Date() })
+    .where(eq(snapshots.id, snapshotId));
+}
+
+async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, digest: Digest): Promise<void> {
+  const base = { organizationId: snapshot.organizationId, mindId: snapshot.mindId, snapshotId: snapshot.id };
+  const { analysis, attribution } = digest;
+  await ctx.db.transaction(async (tx) => {
+    // Whatever an interrupted earlier attempt wrote is replaced, not duplicated.
+    await tx.delete(turns).where(eq(turns.snapshotId, snapshot.id));
+    await tx.delete(psychometrics).where(eq(psychometrics.snapshotId, snapshot.id));
+    await tx.delete(keyTopics).where(eq(keyTopics.snapshotId, snapshot.id));
+    await tx.delete(findings).where(eq(findings.snapshotId, snapshot.id));
+    for (let i = 0; i < digest.turns.length; i += BATCH) {
+      await tx.insert(turns).values(digest.turns.slice(i, i + BATCH).map((t) => ({ ...base, ...t })));
+    }
+    if (analysis.psychometrics.length) {
+      await tx.insert(psychometrics).values(analysis.psychometrics.map((p) => ({ ...base, instrument: p.instrument, name: p.name, score: p.score, percentile: p.percentile, confidence: p.confidence, note: p.note, evidence: p.evidence })));
+    }
+    if (analysis.keyTopics.length) {
+      await tx.insert(keyTopics).values(analysis.keyTopics.map((k, rank) => ({ ...base, rank, label: k.label, keywords: k.keywords, share: k.share, sentiment: k.sentiment, evidence: k.evidence })));
+    }
+    if (analysis.findings.length) {
+      await tx.insert(findings).values(analysis.findings.map((f) => ({ ...base, kind: f.kind, statement: f.statement, quote: f.quote, turnId: f.turnId, startMs: f.startMs, polarity: f.polarity, confidence: f.confidence })));
+    }
+    await tx
+      .update(snapshots)
+      .set({
+        status: 'completed',
+        error: null,
+        mindSpeaker: attribution.mindLabel,
+        attribution: attribution.attribution,
+        speakers: attribution.speakers,
+        mindWords: analysis.mindWords,
+        psychometricCount: analysis.psychometrics.length,
+        keyTopicCount: analysis.keyTopics.length,
+        findingCount: analysis.findings.length,
+        completedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(snapshots.id, snapshot.id));
+  });
+}

@@ -1,0 +1,158 @@
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { errorResponses, Uuid } from '../http/schemas.ts';
+import { MindParams } from '../minds/schemas.ts';
+import { mindProfile } from './profile.ts';
+import { CreateSnapshotResponse, Finding, KeyTopic, Psychometric, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotStatusObject } from './schemas.ts';
+import * as service from './service.ts';
+import { spoolToTempFile } from './spool.ts';
+
+const FORM_FIELDS = new Set(['artifactId', 'mindsetDate', 'digitalTwinId', 'speaker']);
+
+/** Reads the multipart form: the file is spooled to a temp file (size-limited), fields collected. */
+async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.SnapshotForm> {
+  if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "file" part (or an "artifactId" field)');
+  const form: service.SnapshotForm = { file: null, fields: {} };
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
+        if (form.file) throw new AppError('VALIDATION_FAILED', 'Send one file per snapshot', { field: 'file' });
+        const spooled = await spoolToTempFile(part.file, service.tmpDir(ctx), ctx.config.maxUploadBytes);
+        form.file = { ...spooled, fileName: part.filename || 'transcript' };
+      } else {
+        if (!FORM_FIELDS.has(part.fieldname)) throw new AppError('VALIDATION_FAILED', `Unknown field "${part.fieldname}"`, { field: part.fieldname });
+        form.fields[part.fieldname] = String(part.value);
+      }
+    }
+  } catch (err) {
+    await form.file?.remove();
+    throw err;
+  }
+  return form;
+}
+
+function publicBaseUrl(req: FastifyRequest, ctx: AppContext): string {
+  return ctx.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
+}
+
+export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  const { db } = ctx;
+  const tags = ['Snapshots'];
+  await app.register(multipart, {
+    limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 12 },
+  });
+
+  app.post('/minds/:mindId/snapshots', {
+    schema: {
+      tags,
+      summary: 'Create a memory bank snapshot',
+      description:
+        'multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` ' +
+        '(uploaded through a signed URL), and optionally `mindsetDate` (ISO date or date-time, default now), `digitalTwinId` (default twin), ' +
+        '`speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). ' +
+        `Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413.`,
+      consumes: ['multipart/form-data'],
+      params: MindParams,
+      response: { 200: CreateSnapshotResponse, ...errorResponses(404, 413, 415) },
+    },
+  }, async (req) => {
+    const form = await readForm(req, ctx);
+    try {
+      return await service.createSnapshot(ctx, req.caller, req.params.mindId, form);
+    } finally {
+      await form.file?.remove();
+    }
+  });
+
+  app.get('/minds/:mindId/snapshots', {
+    schema: { tags, summary: 'List snapshots of a mind', description: 'Newest `mindsetDate` first.', params: MindParams, response: { 200: Type.Object({ snapshots: Type.Array(Snapshot), count: Type.Number() }), ...errorResponses(404) } },
+  }, async (req) => service.listSnapshots(db, req.caller, req.params.mindId));
+
+  app.get('/minds/:mindId/snapshots/:snapshotId/status', {
+    schema: { tags, summary: 'Snapshot processing status', description: 'pending → processing → completed | failed; `error` says why a snapshot failed.', params: SnapshotParams, response: { 200: SnapshotStatusObject, ...errorResponses(404) } },
+  }, async (req) => service.snapshotStatus(db, req.caller, req.params.mindId, req.params.snapshotId));
+
+  app.get('/minds/:mindId/snapshots/:snapshotId', {
+    schema: {
+      tags,
+      summary: 'Snapshot details',
+      description: 'The snapshot with its artifact, speakers and attribution; `includeTranscript=true` adds the parsed turns, `includePsychometrics=true` the psychometrics.',
+      params: SnapshotParams,
+      querystring: Type.Object({ includeTranscript: Type.Optional(Type.Boolean()), includePsychometrics: Type.Optional(Type.Boolean()) }),
+      response: { 200: SnapshotDetails, ...errorResponses(404) },
+    },
+  }, async (req) => service.snapshotDetails(db, req.caller, req.params.mindId, req.params.snapshotId, req.query) as never);
+
+  app.delete('/minds/:mindId/snapshots/:snapshotId', {
+    schema: { tags, summary: 'Delete a snapshot', description: 'Its turns and analysis are deleted, and its stored file when no other snapshot uses it.', params: SnapshotParams, response: { 200: Type.Object({ message: Type.String(), snapshotId: Uuid }), ...errorResponses(404) } },
+  }, async (req) => service.deleteSnapshot(ctx, req.caller, req.params.mindId, req.params.snapshotId));
+
+  for (const [action, linked] of [['link', true], ['unlink', false]] as const) {
+    app.post(`/minds/:mindId/snapshots/:snapshotId/${action}`, {
+      schema: {
+        tags,
+        summary: linked ? 'Link a snapshot' : 'Unlink a snapshot',
+        description: linked ? 'The snapshot feeds the mind’s simulations and profile again.' : 'The snapshot is kept but no longer feeds the mind’s simulations or aggregate profile.',
+        params: SnapshotParams,
+        response: { 200: Type.Object({ message: Type.String(), snapshot: Snapshot }), ...errorResponses(404) },
+      },
+    }, async (req) => service.setLinked(db, req.caller, req.params.mindId, req.params.snapshotId, linked));
+  }
+
+  app.get('/minds/:mindId/snapshots/:snapshotId/psychometrics', {
+    schema: { tags: ['Analysis'], summary: 'Psychometrics of a snapshot', description: 'Big Five (instrument big_five), communication style and emotions, each with evidence turns. See src/analysis/README.md for definitions.', params: SnapshotParams, response: { 200: Type.Object({ psychometrics: Type.Array(Psychometric) }), ...errorResponses(404) } },
+  }, async (req) => ({ psychometrics: await service.snapshotPsychometrics(db, req.caller, req.params.mindId, req.params.snapshotId) }));
+
+  app.get('/minds/:mindId/snapshots/:snapshotId/topic-analysis', {
+    schema: { tags: ['Analysis'], summary: 'Key topics of a snapshot', params: SnapshotParams, response: { 200: Type.Object({ keyTopics: Type.Array(KeyTopic) }), ...errorResponses(404) } },
+  }, async (req) => ({ keyTopics: await service.snapshotTopics(db, req.caller, req.params.mindId, req.params.snapshotId) }));
+
+  app.get('/minds/:mindId/snapshots/:snapshotId/findings', {
+    schema: { tags: ['Analysis'], summary: 'Findings of a snapshot', description: 'What the person states about themselves and the world, quoted from their own turns.', params: SnapshotParams, response: { 200: Type.Object({ findings: Type.Array(Finding) }), ...errorResponses(404) } },
+  }, async (req) => ({ findings: await service.snapshotFindings(db, req.caller, req.params.mindId, req.params.snapshotId) }));
+
+  app.get('/minds/:mindId/profile', {
+    schema: {
+      tags: ['Analysis'],
+      summary: 'Profile of a mind',
+      description: 'The mind as of its linked completed snapshots: traits weighted by words and recency of mindsetDate, communication style, top topics and findings, and each trait’s trajectory across snapshots (oldest first).',
+      params: MindParams,
+      response: { 200: Type.Object({ mindId: Uuid, name: Type.String(), profile: Type.Unknown() }), ...errorResponses(404) },
+    },
+  }, async (req) => mindProfile(db, req.caller, req.params.mindId));
+
+  app.get('/minds/:mindId/signed-url', {
+    schema: {
+      tags,
+      summary: 'Get a signed URL to upload a transcript',
+      description: 'Creates an artifact and a URL to PUT its raw bytes to (with the same Content-Type), valid for one hour and one upload. Then create the snapshot with `artifactId`.',
+      params: MindParams,
+      querystring: SignedUrlQuery,
+      response: { 200: SignedUrlResponse, ...errorResponses(404) },
+    },
+  }, async (req) => service.createSignedUrl(ctx, req.caller, req.params.mindId, req.query, publicBaseUrl(req, ctx)));
+}
+
+/** PUT /uploads/:token — outside the bearer-authenticated API: the signed token is the credential. */
+export async function uploadRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+  // Leave the body unread: it is streamed to disk with the signed size limit.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_req, _payload, done) => done(null));
+  app.put('/uploads/:token', {
+    schema: {
+      tags: ['Snapshots'],
+      summary: 'Upload a file to a signed URL',
+      description: 'The raw file bytes, with the Content-Type the URL was signed for. 403 when the URL is tampered with, expired or already used; 413 over the size limit; 400 when the content is not a supported transcript.',
+      security: [],
+      params: Type.Object({ token: Type.String({ maxLength: 4096 }) }),
+      response: { 200: Type.Object({ message: Type.String(), artifactId: Uuid, size: Type.Number(), sha256: Type.String() }), 400: errorResponses()[400], 403: errorResponses()[400], 413: errorResponses()[400] },
+    },
+  }, async (req) => service.receiveSignedUpload(ctx, req.params.token, req.headers['content-type'], req.raw));
+}

@@ -1,0 +1,124 @@
+import { Type, type Static } from 'typebox';
+import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+
+export const SnapshotStatus = Type.String({ enum: ['pending', 'processing', 'completed', 'failed'], example: 'completed' });
+
+export const Snapshot = Type.Object({
+  id: Uuid,
+  mindId: Uuid,
+  artifactId: Uuid,
+  digitalTwinId: Nullable(Uuid),
+  mindsetDate: Timestamp,
+  status: SnapshotStatus,
+  linked: Type.Boolean({ description: 'Unlinked snapshots are kept but do not feed simulations or the profile' }),
+  error: Nullable(Type.String({ description: 'Why processing failed (null unless failed)' })),
+  startedAt: Nullable(Timestamp),
+  completedAt: Nullable(Timestamp),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  psychometricCount: Type.Number(),
+  keyTopicCount: Type.Number(),
+  findingCount: Type.Number(),
+});
+export type Snapshot = Static<typeof Snapshot>;
+
+export const SnapshotStatusObject = Type.Object({
+  id: Uuid,
+  mindId: Uuid,
+  status: SnapshotStatus,
+  startedAt: Nullable(Timestamp),
+  completedAt: Nullable(Timestamp),
+  error: Nullable(Type.String()),
+});
+
+export const Artifact = Type.Object({
+  id: Uuid,
+  fileName: Type.String({ example: 'interview.vtt' }),
+  contentType: Type.String({ example: 'text/vtt' }),
+  kind: Nullable(Type.String({ enum: ['vtt', 'srt', 'docx', 'pdf', 'txt'], description: 'Detected from the bytes' })),
+  size: Nullable(Type.Number()),
+  sha256: Nullable(Type.String()),
+});
+
+export const Speaker = Type.Object({ label: Type.String(), turns: Type.Number(), words: Type.Number(), isMind: Type.Boolean() });
+
+export const TranscriptTurn = Type.Object({
+  id: Uuid,
+  seq: Type.Number(),
+  speaker: Type.String(),
+  text: Type.String(),
+  startMs: Nullable(Type.Number()),
+  endMs: Nullable(Type.Number()),
+  isMind: Type.Boolean(),
+});
+
+const Evidence = Type.Object({ turnId: Uuid, quote: Type.String(), startMs: Nullable(Type.Number()) });
+
+export const Psychometric = Type.Object({
+  id: Uuid,
+  snapshotId: Uuid,
+  mindId: Uuid,
+  instrument: Type.String({ example: 'big_five', description: 'big_five | communication_style | emotion' }),
+  name: Type.String({ example: 'openness' }),
+  score: Nullable(Type.Number({ description: '0–1 (null when there is too little text)' })),
+  percentile: Nullable(Type.Number({ description: 'Against the norm corpus (Big Five only)' })),
+  confidence: Type.Number({ description: '0–1; grows with the number of the mind’s words' }),
+  note: Nullable(Type.String()),
+  evidence: Type.Array(Evidence),
+});
+
+export const KeyTopic = Type.Object({
+  id: Uuid,
+  snapshotId: Uuid,
+  mindId: Uuid,
+  label: Type.String({ example: 'health care' }),
+  keywords: Type.Array(Type.String()),
+  share: Type.Number({ description: 'Fraction of the mind’s words on this topic' }),
+  sentiment: Type.Number({ description: '−1 (negative) to 1 (positive)' }),
+  evidence: Type.Array(Evidence),
+});
+
+export const Finding = Type.Object({
+  id: Uuid,
+  snapshotId: Uuid,
+  mindId: Uuid,
+  kind: Type.String({ enum: ['belief', 'preference', 'value', 'goal', 'habit', 'experience', 'fact'] }),
+  statement: Type.String(),
+  quote: Type.String(),
+  turnId: Uuid,
+  startMs: Nullable(Type.Number()),
+  polarity: Type.String({ enum: ['positive', 'negative', 'neutral'] }),
+  confidence: Type.Number(),
+});
+
+export const SnapshotDetails = Type.Object({
+  ...Snapshot.properties,
+  artifact: Artifact,
+  speakers: Type.Array(Speaker),
+  mindSpeaker: Nullable(Type.String({ description: 'The speaker label taken to be the mind' })),
+  attribution: Nullable(Type.String({ enum: ['requested', 'name', 'inferred'], description: 'How the mind’s speaker was chosen: the `speaker` field, a match of the mind’s name, or the speaker with the most words' })),
+  mindWords: Type.Number(),
+  transcript: Type.Optional(Type.Array(TranscriptTurn)),
+  psychometrics: Type.Optional(Type.Array(Psychometric)),
+});
+
+export const SnapshotParams = Type.Object({ mindId: Uuid, snapshotId: Uuid });
+
+export const CreateSnapshotResponse = Type.Object({
+  message: Type.String({ example: 'Snapshot created; processing has started' }),
+  mindAssessmentId: Uuid,
+  artifactId: Uuid,
+});
+
+export const SignedUrlQuery = Type.Object({
+  contentType: Type.String({ minLength: 1, maxLength: 200, example: 'text/vtt' }),
+  fileName: Type.String({ minLength: 1, maxLength: 255, example: 'interview.vtt' }),
+});
+
+export const SignedUrlResponse = Type.Object({
+  signedUrl: Type.String({ description: 'PUT the raw file bytes here, with the same Content-Type, before expiresAt. Works once.' }),
+  fileName: Type.String(),
+  artifactId: Uuid,
+  contentType: Type.String(),
+  expiresAt: Timestamp,
+});

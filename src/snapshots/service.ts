@@ -1,0 +1,348 @@
+/**
+ * Memory bank snapshots: creating them from an uploaded file or a signed-URL artifact, listing,
+ * status, details, linking, deletion, and the signed upload flow. Every function takes the caller
+ * and scopes by organization and mind; processing happens in the pipeline (pipeline.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import type { Caller } from '../auth/authenticate.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { artifacts, digitalTwins, findings, keyTopics, psychometrics, snapshots, turns } from '../db/schema.ts';
+import { AppError, forbidden, invalid, notFound } from '../http/errors.ts';
+import { iso } from '../http/schemas.ts';
+import { attributeSpeaker, parseTranscriptFile, sniffFile, UnknownSpeakerError } from '../ingest/index.ts';
+import type { FileKind } from '../ingest/types.ts';
+import { QUEUE } from '../jobs/queues.ts';
+import { assertMindExists, getDefaultTwinId } from '../minds/service.ts';
+import { InvalidUploadTokenError, PayloadTooLargeError, verifyUploadToken } from '../storage/index.ts';
+import { CONTENT_TYPE, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
+import type { Snapshot } from './schemas.ts';
+import { spoolToTempFile, type SpooledFile } from './spool.ts';
+
+type SnapshotRow = typeof snapshots.$inferSelect;
+
+export const toSnapshot = (s: SnapshotRow): Snapshot => ({
+  id: s.id,
+  mindId: s.mindId,
+  artifactId: s.artifactId,
+  digitalTwinId: s.digitalTwinId,
+  mindsetDate: iso(s.mindsetDate)!,
+  status: s.status,
+  linked: s.linked,
+  error: s.error,
+  startedAt: iso(s.startedAt),
+  completedAt: iso(s.completedAt),
+  createdAt: iso(s.createdAt)!,
+  updatedAt: iso(s.updatedAt)!,
+  psychometricCount: s.psychometricCount,
+  keyTopicCount: s.keyTopicCount,
+  findingCount: s.findingCount,
+});
+
+export const tmpDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'tmp');
+
+const storageKey = (organizationId: string, mindId: string, artifactId: string) => `org/${organizationId}/mind/${mindId}/${artifactId}`;
+
+/** "2024-05-01" or a full ISO date-time; anything else is a 400. */
+export function parseMindsetDate(value: string | undefined): Date {
+  if (value === undefined || value === '') return new Date();
+  const ok = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim());
+  const date = new Date(value.trim());
+  if (!ok || Number.isNaN(date.getTime())) {
+    throw invalid('mindsetDate must be an ISO 8601 date (2024-05-01) or date-time (2024-05-01T14:30:00Z)', { field: 'mindsetDate' });
+  }
+  return date;
+}
+
+export interface SnapshotForm {
+  file: (SpooledFile & { fileName: string }) | null;
+  fields: Record<string, string>;
+}
+
+export async function getSnapshotRow(db: Db, caller: Caller, mindId: string, snapshotId: string): Promise<SnapshotRow> {
+  const [row] = await db
+    .select()
+    .from(snapshots)
+    .where(and(eq(snapshots.id, snapshotId), eq(snapshots.mindId, mindId), eq(snapshots.organizationId, caller.organizationId)));
+  if (!row) throw notFound('Snapshot');
+  return row;
+}
+
+async function sniffOrReject(filePath: string): Promise<FileKind> {
+  const kind = await sniffFile(filePath);
+  if (!kind) {
+    throw invalid('Unsupported file type: upload a WebVTT, SRT, DOCX, PDF or UTF-8 text transcript (the type is detected from the content, not the name)', { field: 'file' });
+  }
+  return kind;
+}
+
+/** With an explicit `speaker`, the label must exist: parse now (in a worker) so a typo is a 400, not a failed snapshot. */
+async function checkRequestedSpeaker(filePath: string, kind: FileKind, speaker: string, mindName: string): Promise<void> {
+  let transcript;
+  try {
+    transcript = await parseTranscriptFile(filePath, kind);
+  } catch {
+    return; // unreadable input fails the snapshot with its own reason during processing
+  }
+  try {
+    attributeSpeaker(transcript, { mindName, requestedSpeaker: speaker });
+  } catch (err) {
+    if (err instanceof UnknownSpeakerError) throw invalid(err.message, { field: 'speaker', speakers: err.labels });
+    throw err;
+  }
+}
+
+export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: string, form: SnapshotForm): Promise<{ message: string; mindAssessmentId: string; artifactId: string }> {
+  const { db, store } = ctx;
+  const mind = await assertMindExists(db, caller, mindId);
+  const { fields } = form;
+  const artifactIdField = fields.artifactId?.trim() || null;
+  if (form.file && artifactIdField) throw invalid('Send either a file or an artifactId, not both', { field: 'file' });
+  if (!form.file && !artifactIdField) throw invalid('A file (multipart part "file") or an artifactId is required', { field: 'file' });
+  if (artifactIdField && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(artifactIdField)) {
+    throw invalid('artifactId must be a UUID', { field: 'artifactId' });
+  }
+  const mindsetDate = parseMindsetDate(fields.mindsetDate);
+  const speaker = fields.speaker?.trim() || null;
+  let digitalTwinId = fields.digitalTwinId?.trim() || null;
+  if (digitalTwinId) {
+    const [twin] = await db
+      .select({ id: digitalTwins.id })
+      .from(digitalTwins)
+      .where(and(eq(digitalTwins.mindId, mindId), sql`${digitalTwins.id}::text = ${digitalTwinId}`));
+    if (!twin) throw invalid('digitalTwinId is not a digital twin of this mind', { field: 'digitalTwinId' });
+  } else {
+    digitalTwinId = await getDefaultTwinId(db, mindId);
+  }
+
+  let artifactId: string;
+  let newArtifact: typeof artifacts.$inferInsert | null = null;
+  if (form.file) {
+    const kind = await sniffOrReject(form.file.path);
+    if (speaker) await checkRequestedSpeaker(form.file.path, kind, speaker, mind.name);
+    artifactId = randomUUID();
+    const key = storageKey(caller.organizationId, mindId, artifactId);
+    const stored = await store.putFile(key, form.file.path, { contentType: CONTENT_TYPE[kind] });
+    newArtifact = {
+      id: artifactId,
+      organizationId: caller.organizationId,
+      mindId,
+      storageKey: key,
+      fileName: form.file.fileName,
+      contentType: CONTENT_TYPE[kind],
+      kind,
+      size: stored.size,
+      sha256: stored.sha256,
+      status: 'uploaded',
+      uploadedAt: new Date(),
+    };
+  } else {
+    artifactId = artifactIdField!;
+    const artifact = await readyArtifact(ctx, caller, mindId, artifactId);
+    if (speaker) await store.withLocalFile(artifact.storageKey, (p) => checkRequestedSpeaker(p, artifact.kind as FileKind, speaker, mind.name));
+  }
+
+  let snapshotId: string;
+  try {
+    snapshotId = await db.transaction(async (tx) => {
+      if (newArtifact) await tx.insert(artifacts).values(newArtifact);
+      const [row] = await tx
+        .insert(snapshots)
+        .values({ organizationId: caller.organizationId, mindId, digitalTwinId, artifactId, mindsetDate, requestedSpeaker: speaker })
+        .returning({ id: snapshots.id });
+      // Same transaction: the snapshot and its job exist together or not at all.
+      await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: row!.id });
+      return row!.id;
+    });
+  } catch (err) {
+    if (newArtifact) await store.delete(newArtifact.storageKey).catch(() => {});
+    throw err;
+  }
+  ctx.queue.wake(QUEUE.processSnapshot);
+  return { message: 'Snapshot created; processing has started', mindAssessmentId: snapshotId, artifactId };
+}
+
+/** An artifact of this mind whose bytes are in the store (confirming an S3 presigned upload on first use). */
+async function readyArtifact(ctx: AppContext, caller: Caller, mindId: string, artifactId: string) {
+  const [artifact] = await ctx.db
+    .select()
+    .from(artifacts)
+    .where(and(eq(artifacts.id, artifactId), eq(artifacts.organizationId, caller.organizationId), eq(artifacts.mindId, mindId)));
+  if (!artifact) throw invalid('artifactId does not name an artifact of this mind', { field: 'artifactId' });
+  if (artifact.status === 'uploaded') return artifact;
+  // Local signed URLs mark the artifact uploaded themselves; an S3 presigned PUT goes straight to
+  // the store, so the first use checks the object there: present, within the limit, a transcript.
+  const stat = await ctx.store.stat(artifact.storageKey);
+  if (!stat) throw invalid('The artifact has not been uploaded yet: PUT the file to its signed URL first', { field: 'artifactId' });
+  if (stat.size > ctx.config.maxUploadBytes) {
+    await ctx.store.delete(artifact.storageKey);
+    throw new AppError('PAYLOAD_TOO_LARGE', `The uploaded file is larger than the ${ctx.config.maxUploadBytes / 1024 / 1024} MB limit`);
+  }
+  const kind = await ctx.store.withLocalFile(artifact.storageKey, async (p) => sniffFile(p));
+  if (!kind) {
+    await ctx.store.delete(artifact.storageKey);
+    throw invalid('Unsupported file type: the uploaded artifact is not a WebVTT, SRT, DOCX, PDF or text transcript', { field: 'artifactId' });
+  }
+  const [updated] = await ctx.db
+    .update(artifacts)
+    .set({ status: 'uploaded', kind, size: stat.size, contentType: CONTENT_TYPE[kind], uploadedAt: new Date() })
+    .where(eq(artifacts.id, artifactId))
+    .returning();
+  return updated!;
+}
+
+export async function listSnapshots(db: Db, caller: Caller, mindId: string) {
+  await assertMindExists(db, caller, mindId);
+  const rows = await db
+    .select()
+    .from(snapshots)
+    .where(and(eq(snapshots.mindId, mindId), eq(snapshots.organizationId, caller.organizationId)))
+    .orderBy(desc(snapshots.mindsetDate), desc(snapshots.createdAt));
+  return { snapshots: rows.map(toSnapshot), count: rows.length };
+}
+
+export async function snapshotStatus(db: Db, caller: Caller, mindId: string, snapshotId: string) {
+  const s = await getSnapshotRow(db, caller, mindId, snapshotId);
+  return { id: s.id, mindId: s.mindId, status: s.status, startedAt: iso(s.startedAt), completedAt: iso(s.completedAt), error: s.error };
+}
+
+export async function snapshotDetails(db: Db, caller: Caller, mindId: string, snapshotId: string, opts: { includeTranscript?: boolean; includePsychometrics?: boolean }) {
+  const s = await getSnapshotRow(db, caller, mindId, snapshotId);
+  const [artifact] = await db.select().from(artifacts).where(eq(artifacts.id, s.artifactId));
+  const details: Record<string, unknown> = {
+    ...toSnapshot(s),
+    artifact: { id: artifact!.id, fileName: artifact!.fileName, contentType: artifact!.contentType, kind: artifact!.kind, size: artifact!.size, sha256: artifact!.sha256 },
+    speakers: s.speakers ?? [],
+    mindSpeaker: s.mindSpeaker,
+    attribution: s.attribution,
+    mindWords: s.mindWords,
+  };
+  if (opts.includeTranscript) {
+    details.transcript = await db
+      .select({ id: turns.id, seq: turns.seq, speaker: turns.speaker, text: turns.text, startMs: turns.startMs, endMs: turns.endMs, isMind: turns.isMind })
+      .from(turns)
+      .where(eq(turns.snapshotId, snapshotId))
+      .orderBy(asc(turns.seq));
+  }
+  if (opts.includePsychometrics) details.psychometrics = await snapshotPsychometrics(db, caller, mindId, snapshotId, s);
+  return details;
+}
+
+export async function snapshotPsychometrics(db: Db, caller: Caller, mindId: string, snapshotId: string, known?: SnapshotRow) {
+  if (!known) await getSnapshotRow(db, caller, mindId, snapshotId);
+  return db.select().from(psychometrics).where(eq(psychometrics.snapshotId, snapshotId)).orderBy(asc(psychometrics.instrument), asc(psychometrics.name));
+}
+
+export async function snapshotTopics(db: Db, caller: Caller, mindId: string, snapshotId: string) {
+  await getSnapshotRow(db, caller, mindId, snapshotId);
+  const rows = await db.select().from(keyTopics).where(eq(keyTopics.snapshotId, snapshotId)).orderBy(asc(keyTopics.rank));
+  return rows.map(({ rank: _rank, organizationId: _org, ...t }) => t);
+}
+
+export async function snapshotFindings(db: Db, caller: Caller, mindId: string, snapshotId: string) {
+  await getSnapshotRow(db, caller, mindId, snapshotId);
+  const rows = await db.select().from(findings).where(eq(findings.snapshotId, snapshotId)).orderBy(desc(findings.confidence), asc(findings.startMs));
+  return rows.map(({ organizationId: _org, ...f }) => f);
+}
+
+export async function setLinked(db: Db, caller: Caller, mindId: string, snapshotId: string, linked: boolean) {
+  await getSnapshotRow(db, caller, mindId, snapshotId);
+  const [row] = await db.update(snapshots).set({ linked, updatedAt: new Date() }).where(eq(snapshots.id, snapshotId)).returning();
+  return {
+    message: linked ? 'Snapshot linked: it feeds the mind’s simulations and profile again' : 'Snapshot unlinked: it is kept but no longer feeds the mind’s simulations or profile',
+    snapshot: toSnapshot(row!),
+  };
+}
+
+/** Deletes the snapshot (its turns and analysis cascade) and its file when no other snapshot uses it. */
+export async function deleteSnapshot(ctx: AppContext, caller: Caller, mindId: string, snapshotId: string) {
+  const s = await getSnapshotRow(ctx.db, caller, mindId, snapshotId);
+  const orphanKey = await ctx.db.transaction(async (tx) => {
+    await tx.delete(snapshots).where(eq(snapshots.id, snapshotId));
+    const [stillUsed] = await tx.select({ id: snapshots.id }).from(snapshots).where(and(eq(snapshots.artifactId, s.artifactId), ne(snapshots.id, snapshotId))).limit(1);
+    if (stillUsed) return null;
+    const [artifact] = await tx.delete(artifacts).where(eq(artifacts.id, s.artifactId)).returning({ key: artifacts.storageKey });
+    return artifact?.key ?? null;
+  });
+  if (orphanKey) await ctx.store.delete(orphanKey);
+  return { message: 'Snapshot deleted', snapshotId };
+}
+
+/** Mind deletion hook: the mind's stored files go with it (rows cascade in the database). */
+export async function deleteMindArtifacts(ctx: AppContext, caller: Caller, mindId: string): Promise<void> {
+  const rows = await ctx.db
+    .select({ key: artifacts.storageKey })
+    .from(artifacts)
+    .where(and(eq(artifacts.mindId, mindId), eq(artifacts.organizationId, caller.organizationId)));
+  await Promise.all(rows.map((r) => ctx.store.delete(r.key)));
+}
+
+export async function createSignedUrl(ctx: AppContext, caller: Caller, mindId: string, query: { contentType: string; fileName: string }, publicBaseUrl: string) {
+  await assertMindExists(ctx.db, caller, mindId);
+  const contentType = query.contentType.trim().toLowerCase();
+  if (!UPLOADABLE_CONTENT_TYPES.has(contentType)) {
+    throw invalid(`contentType must be one of ${[...UPLOADABLE_CONTENT_TYPES].join(', ')}`, { field: 'querystring.contentType' });
+  }
+  const fileName = path.basename(query.fileName.replace(/\\/g, '/')).trim();
+  if (!fileName || /[\0-\x1f]/.test(fileName)) throw invalid('fileName must be a plain file name', { field: 'querystring.fileName' });
+  const artifactId = randomUUID();
+  const key = storageKey(caller.organizationId, mindId, artifactId);
+  const expiresInSeconds = 3600;
+  const upload = await ctx.store.createUploadUrl({
+    key,
+    artifactId,
+    organizationId: caller.organizationId,
+    contentType,
+    maxBytes: ctx.config.maxUploadBytes,
+    expiresInSeconds,
+    publicBaseUrl,
+  });
+  await ctx.db.insert(artifacts).values({ id: artifactId, organizationId: caller.organizationId, mindId, storageKey: key, fileName, contentType, status: 'awaiting_upload' });
+  return { signedUrl: upload.url, fileName, artifactId, contentType, expiresAt: upload.expiresAt.toISOString() };
+}
+
+/**
+ * PUT to a local signed URL: the token must verify, match the request's content type, and its
+ * artifact must still be awaiting its upload (a URL works once). The body is spooled with the
+ * size limit, sniffed, then moved into the store.
+ */
+export async function receiveSignedUpload(ctx: AppContext, token: string, contentType: string | undefined, body: import('node:stream').Readable) {
+  let claims;
+  try {
+    claims = verifyUploadToken(token, ctx.signingSecret);
+  } catch (err) {
+    if (err instanceof InvalidUploadTokenError) throw forbidden(err.reason === 'expired' ? 'This upload URL has expired' : 'This upload URL is not valid');
+    throw err;
+  }
+  if ((contentType ?? '').split(';')[0]!.trim().toLowerCase() !== claims.contentType) {
+    throw forbidden(`This upload URL is for Content-Type ${claims.contentType}`);
+  }
+  // Claim the artifact atomically: of two concurrent PUTs with one URL, only one proceeds.
+  const [claimed] = await ctx.db
+    .update(artifacts)
+    .set({ status: 'uploading' })
+    .where(and(eq(artifacts.id, claims.artifactId), eq(artifacts.organizationId, claims.organizationId), eq(artifacts.storageKey, claims.key), eq(artifacts.status, 'awaiting_upload')))
+    .returning();
+  if (!claimed) throw forbidden('This upload URL has already been used');
+  let spooled: SpooledFile | null = null;
+  try {
+    spooled = await spoolToTempFile(body, tmpDir(ctx), claims.maxBytes);
+    const kind = await sniffOrReject(spooled.path);
+    const stored = await ctx.store.putFile(claims.key, spooled.path, { contentType: CONTENT_TYPE[kind] });
+    await ctx.db
+      .update(artifacts)
+      .set({ status: 'uploaded', kind, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], uploadedAt: new Date() })
+      .where(eq(artifacts.id, claimed.id));
+    return { message: 'Upload received', artifactId: claimed.id, size: stored.size, sha256: stored.sha256 };
+  } catch (err) {
+    // A refused body leaves the URL usable for a corrected upload until it expires.
+    await ctx.db.update(artifacts).set({ status: 'awaiting_upload' }).where(eq(artifacts.id, claimed.id));
+    if (err instanceof PayloadTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', err.message);
+    throw err;
+  } finally {
+    await spooled?.remove();
+  }
+}
+
