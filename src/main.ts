@@ -6,7 +6,7 @@ import { createKeyFor, listKeysWithOrg, revokeKey } from './auth/keys.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/client.ts';
 import { DataDirInUseError, readLock } from './db/lock.ts';
-import { serve } from './server.ts';
+import { runWorker, serve } from './server.ts';
 import { VERSION } from './version.ts';
 
 function config(): Config {
@@ -72,6 +72,25 @@ program
     };
     process.once('SIGINT', () => shutdown('SIGINT'));
     process.once('SIGTERM', () => shutdown('SIGTERM'));
+  });
+
+program
+  .command('worker')
+  .description('Run job workers only (snapshot processing, background simulations), beside `serve` processes started with MINDPRINT_IN_PROCESS_WORKER=false. Needs DATABASE_URL: on the embedded database the worker runs inside `serve`. SIGTERM stops taking jobs and lets the ones in flight finish.')
+  .action(async () => {
+    const cfg = config();
+    if (!cfg.databaseUrl) fail('`mindprint worker` needs DATABASE_URL (PostgreSQL); on the embedded database, `mindprint serve` runs the worker itself.');
+    const worker = await runWorker(cfg);
+    const shutdown = (signal: string) => {
+      process.stderr.write(`mindprint worker: ${signal}, finishing jobs in flight\n`);
+      worker.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGINT', () => shutdown('SIGINT'));
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.stderr.write(`mindprint worker: started (pid ${process.pid})\n`);
   });
 
 program

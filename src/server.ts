@@ -57,3 +57,19 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
     })());
   return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };
 }
+
+/** `mindprint worker`: the job workers of every module, without HTTP. */
+export async function runWorker(config: Config): Promise<{ ctx: AppContext; stop(): Promise<void> }> {
+  const ctx = await openContext(config);
+  const modules = await initModules(ctx);
+  for (const m of modules) await m.startWorkers?.(ctx);
+  let stopping: Promise<void> | null = null;
+  return {
+    ctx,
+    stop: () =>
+      (stopping ??= (async () => {
+        await ctx.close();
+        for (const m of modules) await m.close?.();
+      })()),
+  };
+}

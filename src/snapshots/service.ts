@@ -286,7 +286,7 @@ export async function createSignedUrl(ctx: AppContext, caller: Caller, mindId: s
     throw invalid(`contentType must be one of ${[...UPLOADABLE_CONTENT_TYPES].join(', ')}`, { field: 'querystring.contentType' });
   }
   const fileName = path.basename(query.fileName.replace(/\\/g, '/')).trim();
-  if (!fileName || /[\0-\x1f]/.test(fileName)) throw invalid('fileName must be a plain file name', { field: 'querystring.fileName' });
+  if (!fileName || [...fileName].some((c) => c.charCodeAt(0) < 0x20)) throw invalid('fileName must be a plain file name', { field: 'querystring.fileName' });
   const artifactId = randomUUID();
   const key = storageKey(caller.organizationId, mindId, artifactId);
   const expiresInSeconds = 3600;
