@@ -36,6 +36,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
         ? false
         : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' } },
     bodyLimit: 1024 * 1024,
+    // Signed upload tokens travel in the path.
+    routerOptions: { maxParamLength: 2048 },
     // Long simulations stream for a while; a stuck client must not hold a socket forever.
     requestTimeout: 120_000,
     ajv: { customOptions: { coerceTypes: false } },

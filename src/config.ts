@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   jobExpireSeconds: number;
   /** How often lost (expired) jobs are looked for. */
   jobMaintenanceSeconds: number;
+  /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
+  llm: LlmConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -88,6 +91,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('MINDPRINT_SIGNING_SECRET', 'must be at least 32 characters');
   }
   const host = optional(env, 'HOST') ?? '127.0.0.1';
+  let llm: LlmConfig | null;
+  try {
+    llm = llmConfigFromEnv(env);
+  } catch (err) {
+    // The message already names the variable and the problem (never the key's value).
+    throw new ConfigError('MINDPRINT_LLM_*', err instanceof Error ? err.message : String(err));
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
@@ -103,5 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inProcessWorker: boolean(env, 'MINDPRINT_IN_PROCESS_WORKER', true),
     jobExpireSeconds: integer(env, 'MINDPRINT_JOB_EXPIRE_SECONDS', 300, 1, 86_400),
     jobMaintenanceSeconds: integer(env, 'MINDPRINT_JOB_MAINTENANCE_SECONDS', 30, 1, 3_600),
+    env,
+    llm,
   };
 }

@@ -34,7 +34,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
     pollingIntervalSeconds: database.kind === 'pglite' ? 2 : 1,
   });
   const signingSecret = await sharedSecret(database.db, 'upload-signing-secret', config.signingSecret);
-  const store = createArtifactStore({ storageUrl: config.storageUrl, dataDir: config.dataDir, signingSecret });
+  const store = createArtifactStore({ storageUrl: config.storageUrl, dataDir: config.dataDir, signingSecret, env: config.env });
   const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [] };
   return {
     ...ctx,
