@@ -24,6 +24,8 @@ export interface Config {
   jobExpireSeconds: number;
   /** How often lost (expired) jobs are looked for. */
   jobMaintenanceSeconds: number;
+  /** The environment the settings were read from (the AWS SDK reads its own variables from it). */
+  env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
   llm: LlmConfig | null;
 }

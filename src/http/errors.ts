@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
+  | 'UPSTREAM_FAILED'
   | 'INTERNAL';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -25,6 +26,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UPSTREAM_FAILED: 502,
 };
 
 const TITLE: Record<ErrorCode, string> = {
@@ -36,6 +38,7 @@ const TITLE: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'Payload Too Large',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
   RATE_LIMITED: 'Too Many Requests',
+  UPSTREAM_FAILED: 'Bad Gateway',
   INTERNAL: 'Internal Server Error',
 };
 

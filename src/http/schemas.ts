@@ -12,7 +12,7 @@ export const ErrorResponse = Type.Object(
     message: Type.String({ description: 'What went wrong; for 400 it names the field', example: 'body.name must NOT have fewer than 1 characters' }),
     code: Type.String({
       description: 'Machine-readable code',
-      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'INTERNAL'],
+      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'INTERNAL'],
       example: 'VALIDATION_FAILED',
     }),
   },

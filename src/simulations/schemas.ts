@@ -1,0 +1,136 @@
+/** TypeBox schemas of simulations, messages, users and models: validation, OpenAPI and TS types. */
+import { Type, type Static } from 'typebox';
+import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+
+export const User = Type.Object({
+  id: Uuid,
+  name: Type.String({ example: 'Grace Hopper' }),
+  email: Type.String({ example: 'grace@example.com' }),
+  imageUrl: Nullable(Type.String({ example: 'https://example.com/grace.png' })),
+  createdAt: Timestamp,
+});
+export type User = Static<typeof User>;
+
+export const Simulation = Type.Object({
+  id: Uuid,
+  mindId: Uuid,
+  mindAssessmentId: Nullable(Uuid),
+  digitalTwinId: Nullable(Uuid),
+  organizationId: Uuid,
+  userId: Uuid,
+  user: User,
+  sharedWithUsers: Type.Array(User),
+  title: Type.String({ example: 'What would you do about taxes?' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Simulation = Static<typeof Simulation>;
+
+export const Evidence = Type.Object({
+  turnId: Uuid,
+  snapshotId: Uuid,
+  quote: Type.String({ description: "The person's own words, verbatim", example: 'I think we ought to make sure that the middle class gets relief.' }),
+  startMs: Nullable(Type.Number({ description: 'Offset of the turn in its recording, when the transcript has times' })),
+});
+
+export const Analysis = Type.Object({
+  thinking: Type.String(),
+  feeling: Type.String(),
+  saying: Type.String(),
+  acting: Type.String(),
+});
+
+export const MessageContent = Type.Object({
+  text: Type.String({ description: 'The message text (for an assistant message: the answer so far, empty while pending)' }),
+  evidence: Type.Optional(Type.Array(Evidence)),
+  analysis: Type.Optional(Analysis),
+  model: Type.Optional(Type.String({ description: 'The model that produced the answer' })),
+});
+
+export const MessageError = Type.Object({
+  code: Type.String({ example: 'rate_limited' }),
+  message: Type.String(),
+});
+
+export const Message = Type.Object({
+  id: Uuid,
+  userId: Uuid,
+  conversationId: Uuid,
+  role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
+  status: Type.Union([Type.Literal('pending'), Type.Literal('streaming'), Type.Literal('completed'), Type.Literal('failed')]),
+  framework: Type.String({ example: 'mindprint' }),
+  version: Type.String({ example: '0.1.0' }),
+  content: Nullable(MessageContent),
+  errors: Nullable(Type.Array(MessageError)),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  startedAt: Nullable(Timestamp),
+  completedAt: Nullable(Timestamp),
+});
+export type Message = Static<typeof Message>;
+
+export const SimulateBody = Type.Object(
+  {
+    scenario: Type.Object(
+      {
+        message: Type.String({ minLength: 1, maxLength: 8000, pattern: '\\S', description: 'What the person is asked or told', example: 'What would you do about taxes?' }),
+      },
+      { additionalProperties: false },
+    ),
+    mindId: Uuid,
+    conversationId: Type.Optional(Uuid),
+    stream: Type.Optional(Type.Boolean({ default: false })),
+    runInBackground: Type.Optional(Type.Boolean({ default: false })),
+    selectedSimulationModel: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'A model id from GET /models (default: the default model, or the model the conversation uses)' })),
+    snapshotId: Type.Optional(Uuid),
+  },
+  { additionalProperties: false },
+);
+export type SimulateBody = Static<typeof SimulateBody>;
+
+export const SimulateResponse = Type.Object({
+  message: Type.String({ description: 'The answer, in the first person' }),
+  simulationId: Uuid,
+  conversationId: Uuid,
+  messageId: Uuid,
+  model: Type.String({ example: 'mindprint-extractive-1' }),
+  evidence: Type.Array(Evidence),
+  analysis: Analysis,
+});
+
+export const QueuedResponse = Type.Object({
+  message: Type.Literal('Simulation queued'),
+  simulationId: Uuid,
+  conversationId: Uuid,
+  messageId: Uuid,
+  status: Type.Literal('pending'),
+});
+
+export const Model = Type.Object({
+  id: Type.String({ example: 'mindprint-extractive-1' }),
+  engine: Type.Union([Type.Literal('extractive'), Type.Literal('llm')]),
+  streams: Type.Boolean(),
+  default: Type.Boolean(),
+});
+
+export const SimulationParams = Type.Object({ simulationId: Uuid });
+export const UnshareParams = Type.Object({ simulationId: Uuid, userId: Uuid });
+
+export const ListSimulationsQuery = Type.Object(
+  {
+    mindId: Type.Optional(Uuid),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+  },
+  { additionalProperties: false },
+);
+export type ListSimulationsQuery = Static<typeof ListSimulationsQuery>;
+
+export const ShareBody = Type.Object(
+  {
+    userIds: Type.Optional(Type.Array(Uuid, { maxItems: 100 })),
+    emails: Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 320 }), { maxItems: 100 })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type ShareBody = Static<typeof ShareBody>;
