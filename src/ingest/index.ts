@@ -4,7 +4,7 @@
  */
 export type { Attribution, FileKind, SpeakerSummary, Transcript, TranscriptTurn } from './types.ts';
 export { sniffFile } from './sniff.ts';
-export { parseTranscriptFile, digestTranscriptFile, closeParserPool } from './pool.ts';
+export { parseTranscriptFile, digestTranscriptFile, warmParserPool, closeParserPool, POOL_SIZE } from './pool.ts';
 export type { ParseOptions } from './parse.ts';
 export { attributeSpeaker, type AttributeOptions, type AttributionResult } from './attribution.ts';
 export { countWords } from './words.ts';

@@ -14,7 +14,7 @@ import type { Digest, DigestRequest } from '../snapshots/digest.ts';
 /** `parse` returns a Transcript; `digest` parses, attributes and analyses (snapshots/digest.ts). */
 export interface TaskRequest {
   id: number;
-  op: 'parse' | 'digest';
+  op: 'parse' | 'digest' | 'warm';
   path: string;
   kind: FileKind;
   opts: ParseOptions;
@@ -26,7 +26,8 @@ export type TaskResponse =
   | { id: number; ok: false; error: { name: string; message: string; labels?: string[] } };
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism()));
+/** Leave a core to the API's event loop (and, embedded, to PGlite) whenever there are two or more. */
+export const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
 /** Heap cap per worker, so a file that explodes in memory kills its worker, not the process. */
 const WORKER_HEAP_MB = 1024;
 
@@ -146,6 +147,16 @@ let pool: ParserPool | null = null;
 export function parseTranscriptFile(path: string, kind: FileKind, opts: ParseOptions = {}): Promise<Transcript> {
   pool ??= new ParserPool(POOL_SIZE);
   return pool.run<Transcript>('parse', path, kind, opts);
+}
+
+/**
+ * Starts the pool's workers and loads the parsers and analysis models in each, so the first
+ * upload does not pay seconds of start-up (TypeScript loader, NLP model) on its clock.
+ */
+export async function warmParserPool(): Promise<void> {
+  pool ??= new ParserPool(POOL_SIZE);
+  const p = pool;
+  await Promise.all(Array.from({ length: POOL_SIZE }, () => p.run<void>('warm', '', 'txt', {})));
 }
 
 /** Parses, attributes and analyses a file in a worker thread (see snapshots/digest.ts). */

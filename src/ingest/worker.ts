@@ -13,7 +13,9 @@ port.on('message', async (task: TaskRequest) => {
   let response: TaskResponse;
   try {
     const result =
-      task.op === 'digest'
+      task.op === 'warm'
+        ? await (await import('../snapshots/digest.ts')).warmUp()
+        : task.op === 'digest'
         ? await (await import('../snapshots/digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
         : await parseInThisThread(task.path, task.kind, task.opts);
     response = { id: task.id, ok: true, result };

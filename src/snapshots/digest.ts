@@ -58,3 +58,10 @@ export async function digestInThisThread(path: string, kind: FileKind, request: 
   const analysis = analyseTurns(turns.map((t) => ({ turnId: t.id, speaker: t.speaker, text: t.text, startMs: t.startMs, isMind: t.isMind })));
   return { turns, attribution, analysis };
 }
+
+/** Loads the parsers and analysis models in this thread (they load lazily on first use otherwise). */
+export async function warmUp(): Promise<null> {
+  await import('../ingest/parse.ts');
+  analyseTurns([{ turnId: 'warm', speaker: 'A', text: 'I think this works well, and I am glad we tried it.', startMs: null, isMind: true }]);
+  return null;
+}

@@ -1,5 +1,5 @@
 import type { Module } from '../context.ts';
-import { closeParserPool } from '../ingest/index.ts';
+import { closeParserPool, POOL_SIZE, warmParserPool } from '../ingest/index.ts';
 import { QUEUE } from '../jobs/queues.ts';
 import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
 import { snapshotRoutes, uploadRoutes } from './routes.ts';
@@ -14,8 +14,9 @@ export const snapshotsModule: Module = {
   routes: snapshotRoutes,
   publicRoutes: uploadRoutes,
   async startWorkers(ctx) {
-    // Two at a time: parsing runs in a pool of (at most) two worker threads.
-    await ctx.queue.work<ProcessSnapshotJob>(QUEUE.processSnapshot, 2, (data, job) => processSnapshot(ctx, data, job));
+    // As many jobs at once as there are parser threads; the pool warms up in the background.
+    void warmParserPool().catch(() => {});
+    await ctx.queue.work<ProcessSnapshotJob>(QUEUE.processSnapshot, POOL_SIZE, (data, job) => processSnapshot(ctx, data, job));
   },
   close: closeParserPool,
 };
