@@ -1,7 +1,18 @@
 /** Schema pieces shared by every resource: ids, timestamps, nullability, error bodies. */
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T | null` as a JSON-schema type array (`type: ['string', 'null']`) rather than `anyOf`: the
+ * response serializer then writes the value directly instead of running a validator per field
+ * to pick a branch, which was a measurable share of list responses.
+ */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const s = schema as TSchema & { type?: unknown; enum?: unknown[] };
+  if (typeof s.type !== 'string') return Type.Union([schema, Type.Null()]);
+  const nullable: Record<string, unknown> = { ...s, type: [s.type, 'null'] };
+  if (Array.isArray(s.enum)) nullable.enum = [...s.enum, null];
+  return Type.Unsafe<Static<T> | null>(nullable);
+};
 
 export const Uuid = Type.String({ format: 'uuid', example: '6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11' });
 export const Timestamp = Type.String({ format: 'date-time', example: '2026-11-22T13:00:00.000Z' });

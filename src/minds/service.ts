@@ -37,6 +37,9 @@ interface MindRow {
   findingCount: number | string;
 }
 
+/** A timestamptz as ISO 8601 UTC text (what the API returns), formatted by the database. */
+const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** One statement fetches minds with their tags and counts: no query per mind. */
 function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`): SQL {
   return sql`
@@ -45,7 +48,7 @@ function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`): S
       m.created_at as "createdAt", m.updated_at as "updatedAt",
       coalesce((
         select json_agg(json_build_object('id', t.id, 'name', t.name, 'organizationId', t.organization_id,
-          'createdAt', t.created_at, 'updatedAt', t.updated_at) order by lower(t.name))
+          'createdAt', ${isoText(sql`t.created_at`)}, 'updatedAt', ${isoText(sql`t.updated_at`)}) order by lower(t.name))
         from mind_tags mt join tags t on t.id = mt.tag_id where mt.mind_id = m.id
       ), '[]'::json) as tags,
       c.snapshot_count as "snapshotCount", c.psychometric_count as "psychometricCount",
@@ -77,13 +80,7 @@ function toMind(r: MindRow): Mind {
     organizationId: r.organizationId,
     createdAt: iso(r.createdAt),
     updatedAt: iso(r.updatedAt),
-    tags: tagList.map((t: MindRow['tags'][number] & object) => ({
-      id: t.id,
-      name: t.name,
-      organizationId: t.organizationId,
-      createdAt: iso(t.createdAt),
-      updatedAt: iso(t.updatedAt),
-    })),
+    tags: tagList,
     snapshotCount: Number(r.snapshotCount),
     psychometricCount: Number(r.psychometricCount),
     keyTopicCount: Number(r.keyTopicCount),
