@@ -18,17 +18,17 @@
  *      BENCH_CPU_PROF=<dir> runs the service children with --cpu-prof into that directory (and does
  *      not write the results file), BENCH_ONLY=id|list measures one route of the service only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { freePort, start, type Child } from './support/processes.ts';
 
 // ─── autocannon (no type declarations in the package) ────────────────────────────────────
 
@@ -49,7 +49,6 @@ interface CannonResult {
 }
 const autocannon = createRequire(import.meta.url)('autocannon') as (opts: CannonOptions) => Promise<CannonResult>;
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = new URL('./results/api.md', import.meta.url);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = 2;
@@ -78,37 +77,6 @@ async function runBare(file: string): Promise<void> {
 
 // ─── child processes ─────────────────────────────────────────────────────────────────────
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
-interface Child {
-  proc: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-function start(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  return {
-    proc,
-    output: () => out,
-    async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 async function until<T>(what: string, child: Child, probe: () => Promise<T | null>, timeoutMs = 180_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -22,20 +22,17 @@
  *      BENCH_CPU_PROF=<dir> runs the service child with --cpu-prof into that directory (and does not
  *      write the results file: profiling slows the server).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { generateFixtures } from './fixtures.ts';
 import { closeParserPool, countWords, digestTranscriptFile, parseTranscriptFile, sniffFile, type FileKind, type Transcript } from '../src/ingest/index.ts';
+import { freePort, start, type Child } from './support/processes.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RESULTS = new URL('./results/ingest.md', import.meta.url);
 const BASE_PATH = '/api/svc';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -82,37 +79,6 @@ async function repeat<T>(label: string, fn: () => Promise<T>): Promise<{ times: 
 
 // ─── child process ───────────────────────────────────────────────────────────────────────
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
-
-interface Child {
-  proc: ChildProcess;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-function start(args: string[], env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  proc.stdout!.on('data', (d) => (out += d));
-  proc.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  return {
-    proc,
-    output: () => out,
-    async stop() {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 30_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 // ─── the service's API ───────────────────────────────────────────────────────────────────
 
