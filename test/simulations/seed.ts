@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { analyseTurns } from '../../src/analysis/index.ts';
+import { analyseTurns, type AnalysisResult } from '../../src/analysis/index.ts';
 import type { Db } from '../../src/db/client.ts';
 import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/db/schema.ts';
 
@@ -27,6 +27,20 @@ export interface SeedSnapshot {
   linked?: boolean;
   /** Run the real analysis and store psychometrics, topics and findings (default true). */
   analyse?: boolean;
+  /** An analysis already computed for these turns with turn ids `t0`, `t1`, … (benchmarks reuse one per transcript). */
+  precomputed?: AnalysisResult;
+}
+
+/** Replaces the `t<index>` turn ids of a precomputed analysis with the inserted turns' ids. */
+function remap(a: AnalysisResult, ids: string[]): AnalysisResult {
+  const id = (t: string) => ids[Number(t.slice(1))] ?? t;
+  const ev = (list: { turnId: string; quote: string; startMs: number | null }[]) => list.map((e) => ({ ...e, turnId: id(e.turnId) }));
+  return {
+    mindWords: a.mindWords,
+    psychometrics: a.psychometrics.map((p) => ({ ...p, evidence: ev(p.evidence) })),
+    keyTopics: a.keyTopics.map((k) => ({ ...k, evidence: ev(k.evidence) })),
+    findings: a.findings.map((f) => ({ ...f, turnId: id(f.turnId) })),
+  };
 }
 
 /** Inserts one snapshot with its turns (context = the previous other speaker's turn) and analysis; returns its id. */
@@ -36,7 +50,11 @@ export async function seedSnapshot(db: Db, o: SeedSnapshot): Promise<{ snapshotI
     .values({ organizationId: o.organizationId, mindId: o.mindId, storageKey: `test/${randomUUID()}`, fileName: 'seed.txt', contentType: 'text/plain', kind: 'txt', status: 'uploaded' })
     .returning({ id: artifacts.id });
   const rows = o.turns.map((t, i) => ({ id: randomUUID(), seq: i, speaker: t.speaker, text: t.text, startMs: t.startMs ?? null, isMind: t.speaker === o.mind }));
-  const analysis = o.analyse === false ? null : analyseTurns(rows.map((r) => ({ turnId: r.id, speaker: r.speaker, text: r.text, startMs: r.startMs, isMind: r.isMind })));
+  const analysis = o.precomputed
+    ? remap(o.precomputed, rows.map((r) => r.id))
+    : o.analyse === false
+      ? null
+      : analyseTurns(rows.map((r) => ({ turnId: r.id, speaker: r.speaker, text: r.text, startMs: r.startMs, isMind: r.isMind })));
   const [snap] = await db
     .insert(snapshots)
     .values({
