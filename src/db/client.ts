@@ -40,6 +40,9 @@ async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection the server drops (restart, failover, admin command) must not crash the
+  // process: the pool discards it and the next query opens a new one.
+  pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
   const db = drizzle(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',

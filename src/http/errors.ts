@@ -77,13 +77,10 @@ function fromFastifyError(err: FastifyError): AppError | null {
   if (err.validation) {
     const first = err.validation[0];
     const where = err.validationContext ?? 'body';
-    const field = first?.instancePath
-      ? `${where}${first.instancePath.replace(/\//g, '.')}`
-      : first?.params && 'missingProperty' in first.params
-        ? `${where}.${String(first.params.missingProperty)}`
-        : first?.params && 'additionalProperty' in first.params
-          ? `${where}.${String(first.params.additionalProperty)}`
-          : where;
+    // "body.scenario.colour": the path to the value, plus the property a missing/unknown-field error names.
+    const base = `${where}${(first?.instancePath ?? '').replace(/\//g, '.')}`;
+    const named = first?.params && ('missingProperty' in first.params ? first.params.missingProperty : 'additionalProperty' in first.params ? first.params.additionalProperty : null);
+    const field = named ? `${base}.${String(named)}` : base;
     const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : (first?.message ?? 'is invalid');
     return invalid(`${field} ${what}`, { field });
   }
