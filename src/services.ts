@@ -39,10 +39,17 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   return {
     ...ctx,
     async close() {
-      await queue.stop({ graceful: true, timeoutMs: 30_000 }).catch(() => {});
-      await usage.stop().catch(() => {});
-      await store.close?.();
-      await database.close();
+      // pg-boss waits for its workers on unref'd timers; hold the event loop open meanwhile, or
+      // a process with nothing else to do would exit before the database is closed cleanly.
+      const keepAlive = setInterval(() => {}, 1_000);
+      try {
+        await queue.stop({ graceful: true, timeoutMs: 30_000 }).catch(() => {});
+        await usage.stop().catch(() => {});
+        await store.close?.();
+        await database.close();
+      } finally {
+        clearInterval(keepAlive);
+      }
     },
   };
 }
