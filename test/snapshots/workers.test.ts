@@ -85,6 +85,22 @@ describe('separate worker processes on PostgreSQL', { skip: !onPostgres() && 'ne
     }
   });
 
+  test('SIGTERM: the worker stops taking jobs but finishes the one in flight', async () => {
+    const mind = (await s.api('POST', '/minds', { name: 'Graceful' })).body.mind;
+    const worker = await startWorker(s.config.databaseUrl!, s.config.dataDir);
+    const res = await upload(s, mind.id, { file: { bytes: await readFile(fixtures.pdf), name: 'long.pdf' } });
+    const id = res.body.mindAssessmentId;
+    for (let i = 0; i < 2000; i++) {
+      if ((await s.api('GET', `/minds/${mind.id}/snapshots/${id}/status`)).body.status !== 'pending') break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    worker.kill('SIGTERM');
+    assert.equal(await exited, 0);
+    const st = (await s.api('GET', `/minds/${mind.id}/snapshots/${id}/status`)).body;
+    assert.equal(st.status, 'completed', 'finished before the worker exited');
+  });
+
   test('several workers: every snapshot is processed exactly once', async () => {
     const mind = (await s.api('POST', '/minds', { name: 'Busy Person' })).body.mind;
     const workers = await Promise.all([startWorker(s.config.databaseUrl!, s.config.dataDir), startWorker(s.config.databaseUrl!, s.config.dataDir)]);
