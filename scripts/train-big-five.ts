@@ -4,9 +4,11 @@
  * topic keyness) from ../shared/data/personality, deterministically, and prints k-fold
  * cross-validated accuracy per trait for each data set.
  *
- *   node --import tsx scripts/train-big-five.ts [--check]
+ *   node --import tsx scripts/train-big-five.ts [--check | --experiments]
  *
  * --check: train and compare with the committed files instead of writing them (exit 1 if different).
+ * --experiments: print the nested-CV comparison of alternative models (src/analysis/train/experiments.ts)
+ *   and the spread of the shipped model's CV accuracy over fold seeds; writes nothing.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { countTokens } from '../src/analysis/features.ts';
@@ -25,6 +27,7 @@ import {
 } from '../src/analysis/train/big-five-training.ts';
 import { readEssays, readFriends, TRAITS, type Trait } from '../src/analysis/train/personality-data.ts';
 import { buildBackground } from '../src/analysis/background.ts';
+import { CANDIDATES, nestedRidgeCv, prepareTurnRows, seedSpread } from '../src/analysis/train/experiments.ts';
 
 const DATA = new URL('../../shared/data/personality/', import.meta.url);
 const MODEL_OUT = new URL('../src/analysis/models/big-five.json', import.meta.url);
@@ -110,8 +113,35 @@ export function train(): { model: BigFiveModelFile; background: unknown; log: st
   return { model, background, log };
 }
 
+function experiments(): void {
+  const texts = { essays: readEssays(new URL('essays-train.csv', DATA)), friends: readFriends(new URL('friends-train.csv', DATA)) };
+  // The shipped model's rows (a Friends scene tokenized as one text) and per-turn rows for the candidates.
+  const shippedSets = Object.entries(texts).map(([ds, t]) => prepareRows(ds, t));
+  const sets = Object.entries(texts).map(([ds, t]) => prepareTurnRows(ds, t));
+  console.log(`| data set | model | ${TRAITS.join(' | ')} | mean |`);
+  console.log(`|---|---|${TRAITS.map(() => '---:').join('|')}|---:|`);
+  for (const [k, rows] of sets.entries()) {
+    const ds = rows[0]!.dataset;
+    const shipped = crossValidate(shippedSets[k]!, [], DEFAULT_CONFIG);
+    const line = (name: string, acc: Record<Trait, number>, mean: number): void =>
+      console.log(`| ${ds} | ${name} | ${TRAITS.map((t) => acc[t].toFixed(3)).join(' | ')} | ${mean.toFixed(3)} |`);
+    line('majority label', shipped.majority, shipped.majorityMean);
+    line('shipped: logistic, categories + 600 unigrams, λ = 3', shipped.accuracy, shipped.mean);
+    for (const c of CANDIDATES) {
+      const r = nestedRidgeCv(rows, c, DEFAULT_CONFIG.folds, DEFAULT_CONFIG.seed);
+      line(`ridge, ${c.name}, λ per trait by inner LOO`, r.accuracy, r.mean);
+      console.error(`  ${ds} ${c.name}: λ ${TRAITS.map((t) => r.lambdas[t].join('/')).join('  ')}`);
+    }
+  }
+  for (const rows of shippedSets) {
+    const means = seedSpread(rows, DEFAULT_CONFIG, [1, 2, 3, 4, 5]);
+    console.log(`${rows[0]!.dataset}: shipped model's mean CV accuracy under fold seeds 1–5: ${means.map((m) => m.toFixed(3)).join(', ')}`);
+  }
+}
+
 const isMain = import.meta.url === new URL(process.argv[1] ?? '', 'file://').href;
-if (isMain) {
+if (isMain && process.argv.includes('--experiments')) experiments();
+else if (isMain) {
   const check = process.argv.includes('--check');
   const { model, background, log } = train();
   for (const line of log) console.log(line);

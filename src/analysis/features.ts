@@ -26,6 +26,22 @@ export const FIXED_FEATURES: readonly string[] = [
   'sty:wordsPerSentence',
 ];
 
+/**
+ * Dialogue-behaviour features (per turn: log turns, log words per turn, share of turns that are
+ * short (≤ 3 words), ask a question, exclaim, address someone by name, open with an interjection).
+ * Computed for every text but not used by the shipped model: in nested cross-validation on the
+ * Friends scenes they did not beat the majority baseline (src/analysis/README.md).
+ */
+export const DIALOGUE_FEATURES: readonly string[] = [
+  'dlg:turns',
+  'dlg:wordsPerTurn',
+  'dlg:short',
+  'dlg:question',
+  'dlg:exclaim',
+  'dlg:vocative',
+  'dlg:interjection',
+];
+
 function add(c: Counts, key: string, n = 1): void {
   c.set(key, (c.get(key) ?? 0) + n);
 }
@@ -35,6 +51,13 @@ export function countTokens(t: TurnTokens): Counts {
   const c: Counts = new Map();
   add(c, '#words', t.wordCount);
   add(c, '#sentences', Math.max(1, t.sentences.length));
+  add(c, '#turns');
+  if (t.wordCount <= 3) add(c, 'dlg:short');
+  if (t.normal.includes('?')) add(c, 'dlg:question');
+  if (t.normal.includes('!')) add(c, 'dlg:exclaim');
+  const n = t.pos.length;
+  if (t.pos[0] === 'PROPN' || (n >= 2 && t.pos[n - 2] === 'PROPN' && t.type[n - 1] === 'punctuation')) add(c, 'dlg:vocative');
+  if (t.pos[0] === 'INTJ') add(c, 'dlg:interjection');
   for (let i = 0; i < t.normal.length; i++) {
     const w = t.normal[i]!;
     const type = t.type[i];
@@ -73,6 +96,12 @@ function valueOf(get: (key: string) => number, name: string): number {
   const words = Math.max(1, get('#words'));
   const sentences = Math.max(1, get('#sentences'));
   if (name === 'sty:wordsPerSentence') return Math.log1p(words / sentences);
+  if (name.startsWith('dlg:')) {
+    const turns = Math.max(1, get('#turns'));
+    if (name === 'dlg:turns') return Math.log(turns);
+    if (name === 'dlg:wordsPerTurn') return Math.log1p(words / turns);
+    return Math.sqrt(Math.max(0, get(name)) / turns);
+  }
   if (name === 'sty:question' || name === 'sty:exclaim') return Math.sqrt(Math.max(0, get(name)) / sentences);
   return Math.sqrt(Math.max(0, get(name)) / words);
 }

@@ -99,3 +99,46 @@ test('training helpers: folds are deterministic and stratified; logistic regress
   const m = fitLogistic(rows, labels, 0.01);
   assert.ok(rows.every((r, i) => (logit(m, r) > 0 ? 1 : 0) === labels[i]));
 });
+
+test('kernel ridge: closed-form leave-one-out equals refitting without the row', async () => {
+  const { fitRidge, linearKernel, spdInverse } = await import('../../src/analysis/train/ridge.ts');
+  const d = 3;
+  const lambda = 0.5;
+  const X = Array.from({ length: 12 }, (_, i) => Float64Array.from([Math.sin(i), Math.cos(2 * i), (i % 3) - 1]));
+  for (let j = 0; j < d; j++) {
+    const m = X.reduce((s, x) => s + x[j]!, 0) / X.length;
+    for (const x of X) x[j]! -= m;
+  }
+  const y = X.map((x) => (x[0]! + 0.3 * x[2]! > 0 ? 1 : -1));
+  const { loo } = fitRidge(linearKernel(X, X), X.length, y, lambda);
+  // The same model in primal form: min Σ(y − b − x·w/√d)² + λ‖w‖², b unpenalised, refitted without row i.
+  for (let i = 0; i < X.length; i++) {
+    const A = new Float64Array(16);
+    const rhs = new Float64Array(4);
+    X.forEach((x, k) => {
+      if (k === i) return;
+      const a = [1, ...Array.from(x, (v) => v / Math.sqrt(d))];
+      for (let p = 0; p < 4; p++) {
+        rhs[p]! += a[p]! * y[k]!;
+        for (let q = 0; q < 4; q++) A[p * 4 + q]! += a[p]! * a[q]!;
+      }
+    });
+    for (let p = 1; p < 4; p++) A[p * 4 + p]! += lambda;
+    const inv = spdInverse(A, 4);
+    const beta = [0, 1, 2, 3].map((p) => [0, 1, 2, 3].reduce((s, q) => s + inv[p * 4 + q]! * rhs[q]!, 0));
+    const direct = beta[0]! + [0, 1, 2].reduce((s, j) => s + (beta[j + 1]! * X[i]![j]!) / Math.sqrt(d), 0);
+    assert.ok(Math.abs(direct - loo[i]!) < 1e-9, `row ${i}: ${direct} vs ${loo[i]}`);
+  }
+});
+
+test('dialogue counts add up per turn: turns, questions, short turns', () => {
+  const c = new Map<string, number>();
+  for (const line of ['Hey Ross!', 'What are you doing here?', 'I just came by to see how the apartment is going.']) {
+    for (const [k, v] of countTokens(tokenize(line))) c.set(k, (c.get(k) ?? 0) + v);
+  }
+  assert.equal(c.get('#turns'), 3);
+  assert.equal(c.get('dlg:question'), 1);
+  assert.equal(c.get('dlg:exclaim'), 1);
+  assert.equal(c.get('dlg:short'), 1);
+  assert.equal(c.get('dlg:vocative'), 1);
+});
