@@ -20,7 +20,39 @@ export interface Database {
   db: Db;
   /** Raw access for pg-boss and a few hand-written queries. */
   execute: RawExecutor;
+  /**
+   * Tell the database a bulk write happened (a snapshot's turns). PostgreSQL's autovacuum keeps
+   * planner statistics fresh by itself; PGlite has no autovacuum, and without statistics the
+   * planner picks nested loops that made memory retrieval twice as slow, so there a debounced
+   * ANALYZE follows.
+   */
+  noteBulkWrite(): void;
   close(): Promise<void>;
+}
+
+/** Runs `analyze` once writes have been quiet for `quietMs` (never concurrently, never after close). */
+function debouncedAnalyze(run: () => Promise<unknown>, quietMs = 2_000) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> | null = null;
+  let closed = false;
+  return {
+    note() {
+      if (closed) return;
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        running = run()
+          .catch(() => {})
+          .finally(() => (running = null));
+      }, quietMs);
+      timer.unref();
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
 }
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -48,6 +80,7 @@ async function openPostgres(url: string): Promise<Database> {
     kind: 'postgres',
     db,
     execute: async (text, values) => pool.query(text, values as any[]),
+    noteBulkWrite: () => {},
     close: () => pool.end(),
   };
 }
@@ -65,6 +98,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     client = await PGlite.create(dir, { extensions: { pg_trgm } });
   }
   const db = drizzle(client, { schema }) as unknown as Db;
+  const analyze = debouncedAnalyze(() => client.exec('analyze turns; analyze snapshots'));
   return {
     kind: 'pglite',
     db,
@@ -74,7 +108,11 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
-    close: () => client.close(),
+    noteBulkWrite: analyze.note,
+    close: async () => {
+      await analyze.close();
+      await client.close();
+    },
   };
 }
 

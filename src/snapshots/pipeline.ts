@@ -51,6 +51,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
 
   try {
     await store(ctx, row.snapshot, digest);
+    ctx.database.noteBulkWrite();
   } catch (err) {
     if (job.isLastAttempt) await fail(ctx, data.snapshotId, `Saving the analysis failed after ${job.retryCount + 1} attempts`);
     throw err;

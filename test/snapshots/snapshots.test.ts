@@ -55,6 +55,16 @@ describe('snapshots: upload and processing', () => {
     assert.ok(details.psychometrics.some((p: any) => p.instrument === 'big_five' && p.name === 'openness'));
   });
 
+  test('on the embedded database, ingesting refreshes planner statistics (PGlite has no autovacuum)', async (t) => {
+    if (s.ctx.database.kind !== 'pglite') return t.skip('PostgreSQL keeps statistics with autovacuum');
+    let reltuples = -1;
+    for (let i = 0; i < 100 && reltuples <= 0; i++) {
+      reltuples = ((await s.ctx.db.execute(sql`select reltuples::float8 as n from pg_class where relname = 'turns'`)) as any).rows[0].n;
+      if (reltuples <= 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(reltuples > 0, 'turns has been analyzed');
+  });
+
   test('the snapshot list and counts come from the analysis rows', async () => {
     const list = (await s.api('GET', `/minds/${obama.id}/snapshots`)).body;
     assert.equal(list.count, 1);
