@@ -27,7 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
+import { createThrowawayDatabase } from '../test/support/pg.ts';
 import { freePort, start, type Child } from './support/processes.ts';
 
 // ─── autocannon (no type declarations in the package) ────────────────────────────────────
@@ -189,24 +189,14 @@ async function benchBare(label: string, body: string, rows: Row[]): Promise<void
 }
 
 async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `mp_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  const version = (await admin.query<{ v: string }>("select current_setting('server_version') as v")).rows[0]!.v;
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  console.log(`PostgreSQL ${version}: created database ${name}`);
-  pgVersion = version;
+  const db = await createThrowawayDatabase(adminUrl, 'mp_bench');
+  console.log(`PostgreSQL ${db.serverVersion}: created database ${db.name}`);
+  pgVersion = db.serverVersion;
   return {
-    url: url.toString(),
+    url: db.url,
     drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-      console.log(`dropped database ${name}`);
+      await db.drop();
+      console.log(`dropped database ${db.name}`);
     },
   };
 }

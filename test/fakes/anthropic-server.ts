@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { sampleFromSchema } from './openai-compatible-server.ts';
-import type { RecordedRequest } from './openai-compatible-server.ts';
+import { recordRequest, type RecordedRequest } from './recording.ts';
 
 export interface FakeAnthropicCompletion {
   content?: string;
@@ -54,28 +54,8 @@ export async function startFakeAnthropicServer(opts: { apiKey?: string; reply?: 
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    let body: any = null;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      body = null;
-    }
-    let markClosed = () => {};
-    const record: RecordedRequest = {
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0] ?? '/',
-      headers: req.headers,
-      body,
-      aborted: false,
-      closed: new Promise<void>((resolve) => (markClosed = resolve)),
-    };
-    requests.push(record);
-    res.on('close', () => {
-      if (!res.writableFinished) record.aborted = true;
-      markClosed();
-    });
+    const record = await recordRequest(req, res, requests);
+    const body = record.body;
 
     if (req.headers['x-api-key'] !== apiKey) return sendError(res, 401, 'invalid x-api-key');
     if (record.method !== 'POST' || record.path !== '/v1/messages') return sendError(res, 404, `Not found: ${record.path}`);

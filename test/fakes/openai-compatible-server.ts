@@ -17,21 +17,12 @@
  * client closed the connection before the response was complete (abort tests).
  */
 import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { recordRequest, type RecordedRequest } from './recording.ts';
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** Parsed JSON body (null when there was none or it was not JSON). */
-  body: any;
-  /** True once the client closed the connection before the response was fully written. */
-  aborted: boolean;
-  /** Resolves when the connection for this request is finished, either way. */
-  closed: Promise<void>;
-}
+export type { RecordedRequest } from './recording.ts';
 
 export interface FakeError {
   status: number;
@@ -96,27 +87,8 @@ export async function startFakeOpenAiServer(opts: FakeServerOptions = {}): Promi
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
-    let body: any = null;
-    try {
-      body = raw === '' ? null : JSON.parse(raw);
-    } catch {
-      body = null;
-    }
-    let markClosed = () => {};
-    const record: RecordedRequest = {
-      method: req.method ?? 'GET',
-      path: (req.url ?? '/').split('?')[0] ?? '/',
-      headers: req.headers,
-      body,
-      aborted: false,
-      closed: new Promise<void>((resolve) => (markClosed = resolve)),
-    };
-    requests.push(record);
-    res.on('close', () => {
-      if (!res.writableFinished) record.aborted = true;
-      markClosed();
-    });
+    const record = await recordRequest(req, res, requests);
+    const body = record.body;
 
     if (apiKey !== null && req.headers.authorization !== `Bearer ${apiKey}`) {
       const given = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
@@ -346,14 +318,6 @@ function sendJson(res: ServerResponse, status: number, value: unknown, headers: 
   res.end(JSON.stringify(value));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function sleep(ms: number): Promise<void> {
   // Unref'd: a slow stream the client abandoned must not keep the test process alive.

@@ -4,11 +4,10 @@
  * server, dropped afterwards). PGlite servers start from a migrated template dumped once per
  * test process, since creating a PGlite database takes seconds.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { createThrowawayDatabase } from './pg.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { migrate, openDatabase } from '../../src/db/client.ts';
 import { createKeyFor } from '../../src/auth/keys.ts';
@@ -31,24 +30,6 @@ async function pgliteTemplate(): Promise<Blob> {
   return template;
 }
 
-async function createPgDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `mp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
 
 export interface TestServer extends RunningServer {
   config: Config;
@@ -66,7 +47,7 @@ export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
 export async function startTestServer(env: Record<string, string> = {}, opts: { usageFlushMs?: number } = {}): Promise<TestServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-test-'));
-  const pgDb = onPostgres() ? await createPgDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const pgDb = onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
