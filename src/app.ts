@@ -84,6 +84,12 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       api.addHook('onRequest', async (req) => {
         req.caller = await ctx.auth.authenticate(req);
       });
+      // Any write may change minds (their tags, counts, …): drop the organization's cached minds
+      // before the response leaves, so the client's next read cannot see the old state.
+      api.addHook('onSend', async (req, _reply, payload) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD' && req.caller) ctx.mindCache?.invalidate(req.caller.organizationId);
+        return payload;
+      });
       api.addHook('onResponse', async (req, reply) => {
         if (req.caller) ctx.usage.record(req.caller.apiKeyId, operationName(req.method, req.routeOptions.url, config.basePath), reply.statusCode, reply.elapsedTime);
       });

@@ -13,6 +13,7 @@ import { serviceSettings } from './db/schema.ts';
 import { startQueue } from './jobs/queue.ts';
 import { queueDefinitions } from './jobs/queues.ts';
 import { createArtifactStore } from './storage/index.ts';
+import { MindCache } from './minds/cache.ts';
 import { UsageRecorder } from './usage/recorder.ts';
 
 export interface OpenContextOptions {
@@ -35,7 +36,8 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   });
   const signingSecret = await sharedSecret(database.db, 'upload-signing-secret', config.signingSecret);
   const store = createArtifactStore({ storageUrl: config.storageUrl, dataDir: config.dataDir, signingSecret, env: config.env });
-  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [] };
+  const mindCache = database.kind === 'pglite' ? new MindCache() : null;
+  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [], mindCache };
   return {
     ...ctx,
     async close() {

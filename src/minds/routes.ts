@@ -46,7 +46,11 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       params: MindParams,
       response: { 200: Type.Object({ mind: Mind }), ...errorResponses(404) },
     },
-  }, async (req) => ({ mind: await minds.getMind(db, req.caller, req.params.mindId) }));
+  }, async (req) => {
+    const { organizationId } = req.caller;
+    const load = () => minds.getMind(db, req.caller, req.params.mindId);
+    return { mind: ctx.mindCache ? await ctx.mindCache.read(organizationId, req.params.mindId, load) : await load() };
+  });
 
   app.put('/minds/:mindId', {
     schema: {

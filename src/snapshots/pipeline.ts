@@ -51,6 +51,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
 
   try {
     await store(ctx, row.snapshot, digest);
+    ctx.mindCache?.invalidate(row.snapshot.organizationId);
     ctx.database.noteBulkWrite();
   } catch (err) {
     if (job.isLastAttempt) await fail(ctx, data.snapshotId, `Saving the analysis failed after ${job.retryCount + 1} attempts`);
@@ -59,10 +60,12 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
 }
 
 async function fail(ctx: AppContext, snapshotId: string, reason: string): Promise<void> {
-  await ctx.db
+  const [row] = await ctx.db
     .update(snapshots)
     .set({ status: 'failed', error: reason, completedAt: new Date(), updatedAt: new Date() })
-    .where(eq(snapshots.id, snapshotId));
+    .where(eq(snapshots.id, snapshotId))
+    .returning({ organizationId: snapshots.organizationId });
+  if (row) ctx.mindCache?.invalidate(row.organizationId);
 }
 
 async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, digest: Digest): Promise<void> {

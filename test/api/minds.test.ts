@@ -71,6 +71,20 @@ describe('minds', () => {
     assert.equal((await s.api('DELETE', `/minds/${id}`)).status, 404);
   });
 
+  test('a mind read again after any change shows the change (tag rename, tag delete, update)', async () => {
+    const { mind } = (await s.api('POST', '/minds', { name: 'Cached Person', tags: 'alpha' })).body;
+    assert.deepEqual((await s.api('GET', `/minds/${mind.id}`)).body.mind.tags.map((t: any) => t.name), ['alpha']);
+    const alpha = mind.tags[0];
+    await s.api('PUT', `/tags/${alpha.id}`, { name: 'beta' });
+    assert.deepEqual((await s.api('GET', `/minds/${mind.id}`)).body.mind.tags.map((t: any) => t.name), ['beta']);
+    await s.api('DELETE', `/tags/${alpha.id}`);
+    assert.deepEqual((await s.api('GET', `/minds/${mind.id}`)).body.mind.tags, []);
+    await s.api('PUT', `/minds/${mind.id}`, { email: 'cached@example.com' });
+    assert.equal((await s.api('GET', `/minds/${mind.id}`)).body.mind.email, 'cached@example.com');
+    await s.api('DELETE', `/minds/${mind.id}`);
+    assert.equal((await s.api('GET', `/minds/${mind.id}`)).status, 404);
+  });
+
   test('a mind id that is not a UUID is 400; an unknown UUID is 404', async () => {
     const bad = await s.api('GET', '/minds/not-a-uuid');
     assert.equal(bad.status, 400);
