@@ -1,0 +1,380 @@
+/**
+ * MindprintClient: a small typed SDK over the Mindprint HTTP API. Request and response types
+ * come from ./openapi-types.ts, generated from the service's own OpenAPI document
+ * (scripts/generate-client-types.ts), so they follow the route schemas.
+ *
+ *   const mp = new MindprintClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: process.env.MINDPRINT_API_KEY! });
+ *   const { mind } = await mp.createMind({ name: 'Barack Obama' });
+ *   const { mindAssessmentId } = await mp.uploadSnapshot(mind.id, { file: './debate.vtt', mindsetDate: '2012-10-03' });
+ *   await mp.waitForSnapshot(mind.id, mindAssessmentId);
+ *   for await (const e of mp.simulateStream({ mindId: mind.id, scenario: { message: 'Taxes?' } })) …
+ *
+ * Every non-2xx answer throws MindprintApiError with the status and the `{code, message}` of the
+ * service's JSON error body.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { paths } from './openapi-types.ts';
+import { parseEventStream } from './sse.ts';
+
+export { parseEventStream, type SseMessage } from './sse.ts';
+export type { paths } from './openapi-types.ts';
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+/** The 200 JSON body of an operation. */
+export type ResponseOf<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
+/** The JSON request body of an operation. */
+export type BodyOf<P extends keyof paths, M extends Method> = paths[P][M] extends { requestBody?: { content: { 'application/json': infer T } } } ? T : never;
+/** The query parameters of an operation. */
+export type QueryOf<P extends keyof paths, M extends Method> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+export type Mind = ResponseOf<'/minds/{mindId}', 'get'>['mind'];
+export type DigitalTwin = ResponseOf<'/minds', 'post'>['digitalTwin'];
+export type CreateMindInput = BodyOf<'/minds', 'post'>;
+export type UpdateMindInput = BodyOf<'/minds/{mindId}', 'put'>;
+export type TagWithCount = ResponseOf<'/tags', 'get'>['tags'][number];
+export type Tag = Mind['tags'][number];
+export type Snapshot = ResponseOf<'/minds/{mindId}/snapshots', 'get'>['snapshots'][number];
+export type SnapshotStatus = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/status', 'get'>;
+export type SnapshotDetails = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}', 'get'>;
+export type CreatedSnapshot = ResponseOf<'/minds/{mindId}/snapshots', 'post'>;
+export type Psychometric = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/psychometrics', 'get'>['psychometrics'][number];
+export type KeyTopic = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/topic-analysis', 'get'>['keyTopics'][number];
+export type Finding = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/findings', 'get'>['findings'][number];
+export type MindProfile = ResponseOf<'/minds/{mindId}/profile', 'get'>;
+export type SimulateInput = Omit<BodyOf<'/simulate', 'post'>, 'stream' | 'runInBackground'>;
+type SimulateAnswer = ResponseOf<'/simulate', 'post'>;
+export type SimulateResult = Extract<SimulateAnswer, { evidence: unknown }>;
+export type QueuedSimulation = Extract<SimulateAnswer, { status: 'pending' }>;
+export type Evidence = SimulateResult['evidence'][number];
+export type Analysis = SimulateResult['analysis'];
+export type Simulation = ResponseOf<'/simulations/{simulationId}', 'get'>['simulation'];
+export type SimulationWithMessages = ResponseOf<'/simulations/{simulationId}', 'get'>;
+export type ListSimulationsQuery = QueryOf<'/simulations', 'get'>;
+export type ShareInput = BodyOf<'/simulations/{simulationId}/share', 'post'>;
+export type Model = ResponseOf<'/models', 'get'>['models'][number];
+export type User = ResponseOf<'/users', 'get'>['users'][number];
+export type Usage = ResponseOf<'/usage', 'get'>;
+
+/** The events of `POST /simulate` with `stream: true`, in order: start, delta…, then done or error. */
+export type SimulateStreamEvent =
+  | { event: 'start'; data: { simulationId: string; conversationId: string; messageId: string } }
+  | { event: 'delta'; data: { text: string } }
+  | { event: 'done'; data: { message: string; evidence: Evidence[]; analysis: Analysis; model: string } }
+  | { event: 'error'; data: { error: string; code: string } };
+
+/** A non-2xx answer: `status` is the HTTP status, `code` and `message` come from the error body. */
+export class MindprintApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  /** The parsed error body (or its text when it was not JSON). */
+  readonly body: unknown;
+  constructor(status: number, code: string, message: string, body: unknown) {
+    super(message);
+    this.name = 'MindprintApiError';
+    this.status = status;
+    this.code = code;
+    this.body = body;
+  }
+}
+
+/** A snapshot that failed processing, or did not finish within the wait. */
+export class SnapshotWaitError extends Error {
+  readonly reason: 'failed' | 'timeout';
+  readonly status: SnapshotStatus;
+  constructor(reason: 'failed' | 'timeout', status: SnapshotStatus, message: string) {
+    super(message);
+    this.name = 'SnapshotWaitError';
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+export interface MindprintClientOptions {
+  /** Origin of the service (`http://127.0.0.1:3000`) or origin plus base path (`…/api/svc`). */
+  baseUrl: string;
+  apiKey: string;
+  /** Base path, when `baseUrl` is only the origin. Default `/api/svc`. */
+  basePath?: string;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface UploadSnapshotInput {
+  /** A file path (string or file: URL), or the bytes. */
+  file: string | URL | Uint8Array | Blob;
+  /** Name sent with the bytes (default: the path's base name, else "transcript"). */
+  fileName?: string;
+  /** ISO date or date-time of the conversation (default now). */
+  mindsetDate?: string;
+  /** The speaker label that is this mind (default: matched by the mind's name). */
+  speaker?: string;
+  digitalTwinId?: string;
+}
+
+export interface WaitForSnapshotOptions {
+  /** Give up after this long (default 10 minutes). */
+  timeoutMs?: number;
+  /** Time between status polls (default 250 ms). */
+  intervalMs?: number;
+  /** Called with every status read, including the last. */
+  onProgress?: (status: SnapshotStatus) => void;
+  signal?: AbortSignal;
+}
+
+interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+  accept?: string;
+}
+
+const enc = encodeURIComponent;
+
+export class MindprintClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #fetch: typeof globalThis.fetch;
+
+  constructor(opts: MindprintClientOptions) {
+    if (!opts.baseUrl) throw new TypeError('MindprintClient: baseUrl is required');
+    if (!opts.apiKey) throw new TypeError('MindprintClient: apiKey is required');
+    const url = new URL(opts.baseUrl);
+    const basePath = (opts.basePath ?? '/api/svc').replace(/\/+$/, '');
+    let pathname = url.pathname.replace(/\/+$/, '');
+    if (!pathname.endsWith(basePath)) pathname += basePath;
+    this.baseUrl = `${url.origin}${pathname}`;
+    this.#apiKey = opts.apiKey;
+    this.#fetch = opts.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /** Sends a request and throws MindprintApiError on a non-2xx answer; returns the response. */
+  async raw(method: string, p: string, opts: RequestOptions = {}): Promise<Response> {
+    const url = new URL(this.baseUrl + p);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: opts.accept ?? 'application/json' };
+    let body: BodyInit | undefined;
+    if (opts.body instanceof FormData) body = opts.body;
+    else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await this.#fetch(url, { method, headers, body, signal: opts.signal });
+    if (!res.ok) throw await apiError(res);
+    return res;
+  }
+
+  async request<T>(method: string, p: string, opts: RequestOptions = {}): Promise<T> {
+    const res = await this.raw(method, p, opts);
+    return (await res.json()) as T;
+  }
+
+  // ── minds ────────────────────────────────────────────────────────────────
+  listMinds(query: QueryOf<'/minds', 'get'> = {}): Promise<ResponseOf<'/minds', 'get'>> {
+    return this.request('GET', '/minds', { query });
+  }
+  createMind(input: CreateMindInput): Promise<ResponseOf<'/minds', 'post'>> {
+    return this.request('POST', '/minds', { body: input });
+  }
+  getMind(mindId: string): Promise<ResponseOf<'/minds/{mindId}', 'get'>> {
+    return this.request('GET', `/minds/${enc(mindId)}`);
+  }
+  updateMind(mindId: string, input: UpdateMindInput): Promise<ResponseOf<'/minds/{mindId}', 'put'>> {
+    return this.request('PUT', `/minds/${enc(mindId)}`, { body: input });
+  }
+  deleteMind(mindId: string): Promise<ResponseOf<'/minds/{mindId}', 'delete'>> {
+    return this.request('DELETE', `/minds/${enc(mindId)}`);
+  }
+  searchMinds(query: string): Promise<ResponseOf<'/minds/search', 'get'>> {
+    return this.request('GET', '/minds/search', { query: { query } });
+  }
+
+  // ── tags ─────────────────────────────────────────────────────────────────
+  listTags(): Promise<ResponseOf<'/tags', 'get'>> {
+    return this.request('GET', '/tags');
+  }
+  renameTag(tagId: string, name: string): Promise<ResponseOf<'/tags/{tagId}', 'put'>> {
+    return this.request('PUT', `/tags/${enc(tagId)}`, { body: { name } });
+  }
+  deleteTag(tagId: string): Promise<ResponseOf<'/tags/{tagId}', 'delete'>> {
+    return this.request('DELETE', `/tags/${enc(tagId)}`);
+  }
+  setMindTags(mindId: string, tagNames: BodyOf<'/minds/{mindId}/tags', 'put'>['tagNames']): Promise<ResponseOf<'/minds/{mindId}/tags', 'put'>> {
+    return this.request('PUT', `/minds/${enc(mindId)}/tags`, { body: { tagNames } });
+  }
+
+  // ── snapshots ────────────────────────────────────────────────────────────
+  /** Uploads a transcript (multipart `file`) and queues its processing; answers with the snapshot id (`mindAssessmentId`). */
+  async uploadSnapshot(mindId: string, input: UploadSnapshotInput): Promise<CreatedSnapshot> {
+    let blob: Blob;
+    let fileName = input.fileName;
+    if (typeof input.file === 'string' || input.file instanceof URL) {
+      const filePath = input.file instanceof URL ? fileURLToPath(input.file) : input.file;
+      blob = new Blob([await readFile(filePath)]);
+      fileName ??= path.basename(filePath);
+    } else if (input.file instanceof Blob) {
+      blob = input.file;
+    } else {
+      // A copy: the view may sit on a SharedArrayBuffer, which Blob does not take.
+      blob = new Blob([new Uint8Array(input.file)]);
+    }
+    const form = new FormData();
+    // The service detects the type from the bytes; the name is kept for the record.
+    form.append('file', blob, fileName ?? 'transcript');
+    if (input.mindsetDate !== undefined) form.append('mindsetDate', input.mindsetDate);
+    if (input.speaker !== undefined) form.append('speaker', input.speaker);
+    if (input.digitalTwinId !== undefined) form.append('digitalTwinId', input.digitalTwinId);
+    return this.request('POST', `/minds/${enc(mindId)}/snapshots`, { body: form });
+  }
+  listSnapshots(mindId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots', 'get'>> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots`);
+  }
+  getSnapshotStatus(mindId: string, snapshotId: string, signal?: AbortSignal): Promise<SnapshotStatus> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/status`, { signal });
+  }
+  getSnapshot(mindId: string, snapshotId: string, opts: QueryOf<'/minds/{mindId}/snapshots/{snapshotId}', 'get'> = {}): Promise<SnapshotDetails> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}`, { query: opts });
+  }
+  deleteSnapshot(mindId: string, snapshotId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}', 'delete'>> {
+    return this.request('DELETE', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}`);
+  }
+  linkSnapshot(mindId: string, snapshotId: string, linked = true): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/link', 'post'>> {
+    return this.request('POST', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/${linked ? 'link' : 'unlink'}`);
+  }
+
+  /**
+   * Polls the snapshot's status until it is `completed` (resolves with that status). Throws
+   * SnapshotWaitError when it `failed` (reason "failed", with the service's error) or is still
+   * unfinished after `timeoutMs` (reason "timeout").
+   */
+  async waitForSnapshot(mindId: string, snapshotId: string, opts: WaitForSnapshotOptions = {}): Promise<SnapshotStatus> {
+    const timeoutMs = opts.timeoutMs ?? 600_000;
+    const intervalMs = opts.intervalMs ?? 250;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      const status = await this.getSnapshotStatus(mindId, snapshotId, opts.signal);
+      opts.onProgress?.(status);
+      if (status.status === 'completed') return status;
+      if (status.status === 'failed') throw new SnapshotWaitError('failed', status, `Snapshot ${snapshotId} failed: ${status.error ?? 'no reason given'}`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new SnapshotWaitError('timeout', status, `Snapshot ${snapshotId} is still ${status.status} after ${timeoutMs} ms`);
+      await sleep(Math.min(intervalMs, left), opts.signal);
+    }
+  }
+
+  getPsychometrics(mindId: string, snapshotId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/psychometrics', 'get'>> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/psychometrics`);
+  }
+  getTopics(mindId: string, snapshotId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/topic-analysis', 'get'>> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/topic-analysis`);
+  }
+  getFindings(mindId: string, snapshotId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/findings', 'get'>> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/findings`);
+  }
+  getProfile(mindId: string): Promise<MindProfile> {
+    return this.request('GET', `/minds/${enc(mindId)}/profile`);
+  }
+
+  // ── simulations ──────────────────────────────────────────────────────────
+  /** Runs a simulation and waits for the whole answer. */
+  simulate(input: SimulateInput, opts: { signal?: AbortSignal } = {}): Promise<SimulateResult> {
+    return this.request('POST', '/simulate', { body: { ...input, stream: false, runInBackground: false }, signal: opts.signal });
+  }
+
+  /** Queues a simulation for a worker; follow it with getSimulation. */
+  simulateInBackground(input: SimulateInput): Promise<QueuedSimulation> {
+    return this.request('POST', '/simulate', { body: { ...input, runInBackground: true } });
+  }
+
+  /**
+   * Runs a simulation as a stream: yields `start`, then `delta` pieces (concatenated they are
+   * the answer), then `done` with the whole answer and its evidence — or `error` instead of
+   * `done` when the run failed. Stopping the iteration early (break, or the signal) closes the
+   * connection, which cancels the generation on the server.
+   */
+  async *simulateStream(input: SimulateInput, opts: { signal?: AbortSignal } = {}): AsyncGenerator<SimulateStreamEvent> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await this.raw('POST', '/simulate', { body: { ...input, stream: true }, signal: controller.signal, accept: 'text/event-stream' });
+      if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
+        throw new MindprintApiError(res.status, 'UNEXPECTED_RESPONSE', `Expected text/event-stream, got ${res.headers.get('content-type') ?? 'no content type'}`, await res.text().catch(() => null));
+      }
+      for await (const msg of parseEventStream(res.body, controller.signal)) {
+        if (msg.event !== 'start' && msg.event !== 'delta' && msg.event !== 'done' && msg.event !== 'error') continue;
+        let data: unknown;
+        try {
+          data = JSON.parse(msg.data);
+        } catch {
+          throw new MindprintApiError(res.status, 'UNEXPECTED_RESPONSE', `Event "${msg.event}" carried data that is not JSON`, msg.data);
+        }
+        yield { event: msg.event, data } as SimulateStreamEvent;
+        if (msg.event === 'done' || msg.event === 'error') return;
+      }
+      throw new MindprintApiError(res.status, 'STREAM_ENDED', 'The event stream ended without a done or error event', null);
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      // Leaving early (break/return/throw) closes the connection: the server stops generating.
+      controller.abort();
+    }
+  }
+
+  listSimulations(query: ListSimulationsQuery = {}): Promise<ResponseOf<'/simulations', 'get'>> {
+    return this.request('GET', '/simulations', { query });
+  }
+  getSimulation(simulationId: string): Promise<SimulationWithMessages> {
+    return this.request('GET', `/simulations/${enc(simulationId)}`);
+  }
+  deleteSimulation(simulationId: string): Promise<ResponseOf<'/simulations/{simulationId}', 'delete'>> {
+    return this.request('DELETE', `/simulations/${enc(simulationId)}`);
+  }
+  shareSimulation(simulationId: string, input: ShareInput): Promise<ResponseOf<'/simulations/{simulationId}/share', 'post'>> {
+    return this.request('POST', `/simulations/${enc(simulationId)}/share`, { body: input });
+  }
+  unshareSimulation(simulationId: string, userId: string): Promise<ResponseOf<'/simulations/{simulationId}/share/{userId}', 'delete'>> {
+    return this.request('DELETE', `/simulations/${enc(simulationId)}/share/${enc(userId)}`);
+  }
+
+  // ── models, users, usage ─────────────────────────────────────────────────
+  listModels(): Promise<ResponseOf<'/models', 'get'>> {
+    return this.request('GET', '/models');
+  }
+  listUsers(): Promise<ResponseOf<'/users', 'get'>> {
+    return this.request('GET', '/users');
+  }
+  getUsage(query: QueryOf<'/usage', 'get'> = {}): Promise<Usage> {
+    return this.request('GET', '/usage', { query });
+  }
+}
+
+async function apiError(res: Response): Promise<MindprintApiError> {
+  const text = await res.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  const b = (body && typeof body === 'object' ? body : {}) as { code?: unknown; message?: unknown; error?: unknown };
+  const code = typeof b.code === 'string' ? b.code : `HTTP_${res.status}`;
+  const message =
+    typeof b.message === 'string' ? b.message : typeof b.error === 'string' ? b.error : `${res.status} ${res.statusText}${typeof body === 'string' && body ? `: ${body.slice(0, 200)}` : ''}`;
+  return new MindprintApiError(res.status, code, message, body);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }
+    function onAbort() {
+      clearTimeout(t);
+      reject(signal!.reason);
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
