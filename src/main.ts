@@ -1,11 +1,12 @@
 /**
- * The `mindprint` command line: serve | worker | migrate | keys.
+ * The `mindprint` command line: serve | worker | migrate | keys | mcp.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { createKeyFor, listKeysWithOrg, revokeKey } from './auth/keys.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/client.ts';
 import { DataDirInUseError, readLock } from './db/lock.ts';
+import { MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
 import { runWorker, serve } from './server.ts';
 import { VERSION } from './version.ts';
 
@@ -100,6 +101,20 @@ program
     await withDatabase(async (database) => {
       process.stdout.write(`Migrations applied (${database.kind}).\n`);
     });
+  });
+
+program
+  .command('mcp')
+  .description('Serve a Model Context Protocol server over stdio for AI assistants: tools list_minds, search_minds, get_mind_profile, list_snapshots and simulate, backed by a running Mindprint over HTTP.')
+  .addHelpText('after', `\n${MCP_ENV_HELP}\n`)
+  .action(async () => {
+    const { runMcpServer } = await import('./mcp/server.ts');
+    try {
+      await runMcpServer();
+    } catch (err) {
+      if (err instanceof McpConfigError) fail(err.message);
+      throw err;
+    }
   });
 
 const keys = program.command('keys').description('Create, list and revoke API keys.');

@@ -1,0 +1,31 @@
+/**
+ * Settings of `mindprint mcp`, kept apart from the MCP SDK so the CLI can show its help and
+ * check the environment without loading the server.
+ */
+export const MCP_ENV_HELP = `Environment:
+  MINDPRINT_URL       the Mindprint service, e.g. http://127.0.0.1:3000 (the base path /api/svc is
+                      added unless the URL already ends with it; MINDPRINT_BASE_PATH overrides it)
+  MINDPRINT_API_KEY   an API key (mp_…) of the organization whose minds the assistant may use`;
+
+export class McpConfigError extends Error {}
+
+export interface McpSettings {
+  url: string;
+  apiKey: string;
+  basePath?: string;
+}
+
+export function mcpSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): McpSettings {
+  const url = env.MINDPRINT_URL?.trim();
+  const apiKey = env.MINDPRINT_API_KEY?.trim();
+  if (!url) throw new McpConfigError('MINDPRINT_URL is not set (e.g. MINDPRINT_URL=http://127.0.0.1:3000)');
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new McpConfigError(`MINDPRINT_URL must be an http(s) URL, got "${url}"`);
+  }
+  if (!apiKey) throw new McpConfigError('MINDPRINT_API_KEY is not set (create one with `mindprint keys create` or POST /api-keys)');
+  return { url, apiKey, basePath: env.MINDPRINT_BASE_PATH?.trim() || undefined };
+}
+
