@@ -49,12 +49,12 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
-    (stopping ??= (async () => {
+    (stopping ??= holdingEventLoop(async () => {
       await app.close();
       await ctx.close();
       for (const m of modules) await m.close?.();
       await releaseLock();
-    })());
+    }));
   return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };
 }
 
@@ -67,9 +67,23 @@ export async function runWorker(config: Config): Promise<{ ctx: AppContext; stop
   return {
     ctx,
     stop: () =>
-      (stopping ??= (async () => {
+      (stopping ??= holdingEventLoop(async () => {
         await ctx.close();
         for (const m of modules) await m.close?.();
-      })()),
+      })),
   };
+}
+
+/**
+ * Shutdown awaits things that hold no handle of their own (pg-boss's unref'd timers, idle
+ * worker threads): keep the event loop alive until `fn` is done, or a process with nothing else
+ * to do would exit with the database still open.
+ */
+async function holdingEventLoop(fn: () => Promise<void>): Promise<void> {
+  const keepAlive = setInterval(() => {}, 1_000);
+  try {
+    await fn();
+  } finally {
+    clearInterval(keepAlive);
+  }
 }

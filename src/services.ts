@@ -41,17 +41,10 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   return {
     ...ctx,
     async close() {
-      // pg-boss waits for its workers on unref'd timers; hold the event loop open meanwhile, or
-      // a process with nothing else to do would exit before the database is closed cleanly.
-      const keepAlive = setInterval(() => {}, 1_000);
-      try {
-        await queue.stop({ graceful: true, timeoutMs: 30_000 }).catch(() => {});
-        await usage.stop().catch(() => {});
-        await store.close?.();
-        await database.close();
-      } finally {
-        clearInterval(keepAlive);
-      }
+      await queue.stop({ graceful: true, timeoutMs: 30_000 }).catch(() => {});
+      await usage.stop().catch(() => {});
+      await store.close?.();
+      await database.close();
     },
   };
 }

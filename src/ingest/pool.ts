@@ -121,7 +121,9 @@ class ParserPool {
       if (slot.timer) clearTimeout(slot.timer);
       slot.task?.reject(new Error('The parser pool was closed before the file was parsed'));
     }
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    // Idle workers are unref'd; ref them while terminating, or a process with nothing else to do
+    // would exit with this promise still pending.
+    await Promise.all(slots.map((s) => (s.worker.ref(), s.worker.terminate())));
   }
 }
 
