@@ -91,7 +91,7 @@ function fromFastifyError(err: FastifyError): AppError | null {
       return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type; this endpoint takes ${'application/json'}`);
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json (snapshot uploads: multipart/form-data)');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return invalid('The JSON body is empty');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
