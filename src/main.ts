@@ -1,11 +1,13 @@
 /**
- * The `mindprint` command line: serve | worker | migrate | keys | mcp.
+ * The `mindprint` command line: serve | worker | migrate | keys | mcp, and the HTTP client
+ * commands upload | ask (./cli/).
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { createKeyFor, listKeysWithOrg, revokeKey } from './auth/keys.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/client.ts';
 import { DataDirInUseError, readLock } from './db/lock.ts';
+import { registerClientCommands } from './cli/index.ts';
 import { MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
 import { runWorker, serve } from './server.ts';
 import { VERSION } from './version.ts';
@@ -116,6 +118,8 @@ program
       throw err;
     }
   });
+
+registerClientCommands(program);
 
 const keys = program.command('keys').description('Create, list and revoke API keys.');
 

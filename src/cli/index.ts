@@ -1,0 +1,61 @@
+/**
+ * The client subcommands of `mindprint`, which use a running Mindprint over HTTP through the
+ * SDK: `upload` (transcripts → snapshots, with progress) and `ask` (a streamed simulation).
+ * The commands' code is loaded only when one runs.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { CLIENT_ENV_HELP, CliError } from './env.ts';
+
+const positiveSeconds = (value: string) => {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number of seconds, at least 1');
+  return Number(value);
+};
+
+/** Runs a command body: a CliError is one line on stderr and exit code 1, never a stack trace. */
+async function run(body: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await body();
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    process.stderr.write(`mindprint: ${err.message}\n`);
+    process.exitCode = 1;
+  }
+}
+
+export function registerClientCommands(program: Command): void {
+  program
+    .command('upload')
+    .description(
+      'Upload transcripts (WebVTT, SRT, DOCX, PDF or text) to a mind as snapshots, one after another, and wait for each to be processed. ' +
+        'On a terminal each file has a progress line (bytes sent, then pending → processing → completed/failed with the elapsed time); ' +
+        'otherwise one line per change of state. Exits with 1 if any file failed, printing why.',
+    )
+    .argument('<files...>', 'transcript files')
+    .requiredOption('--mind <mindId|name>', 'the mind: its id, or its exact name (found by search; an ambiguous name is refused)')
+    .option('--create', 'create the mind when no mind has that name')
+    .option('--date <ISO>', 'mindset date of the conversations, e.g. 2024-05-01 or 2024-05-01T14:30:00Z (default: now)')
+    .option('--speaker <label>', 'the speaker label in the files that is this mind (default: matched by the mind’s name)')
+    .option('--timeout <seconds>', 'give up waiting for a file’s processing after this long', positiveSeconds, 600)
+    .option('--json', 'print a JSON summary on stdout ({mind, files: [{file, bytes, status, snapshotId, error, elapsedMs}], completed, failed}); progress goes to stderr')
+    .addHelpText('after', `\nExamples:\n  mindprint upload --mind "Ada Lovelace" --create --date 1843-07-10 letters.txt interview.vtt\n  mindprint upload --mind 3f1c…e9 --json debate.vtt > summary.json\n\n${CLIENT_ENV_HELP}\n`)
+    .action((files: string[], opts: { mind: string; create?: boolean; date?: string; speaker?: string; timeout: number; json?: boolean }) =>
+      run(async () => (await import('./upload.ts')).runUpload(files, opts)),
+    );
+
+  program
+    .command('ask')
+    .description(
+      'Ask a mind a question (or tell it a scenario) and print the answer on stdout as it is generated. ' +
+        'Then the evidence — the person’s own quotes the answer rests on — and the conversation id go to stderr: pass it back with --conversation to continue.',
+    )
+    .argument('<message>', 'what the person is asked or told')
+    .requiredOption('--mind <mindId|name>', 'the mind: its id, or its exact name (found by search; an ambiguous name is refused)')
+    .option('--conversation <id>', 'continue this conversation (the conversationId printed by an earlier ask)')
+    .option('--snapshot <id>', 'answer as of this snapshot: only it and earlier snapshots are used')
+    .option('--no-stream', 'wait for the whole answer instead of streaming it')
+    .addHelpText(
+      'after',
+      `\nExamples:\n  mindprint ask --mind "Ada Lovelace" "What do you make of the Analytical Engine?"\n  mindprint ask --mind 3f1c…e9 --conversation 7a2b…41 "And poetry?"\n\n${CLIENT_ENV_HELP}\n`,
+    )
+    .action((message: string, opts: { mind: string; conversation?: string; snapshot?: string; stream: boolean }) => run(async () => (await import('./ask.ts')).runAsk(message, opts)));
+}

@@ -1,0 +1,153 @@
+/**
+ * `mindprint upload --mind <mindId|name> <files…>`: uploads each transcript as a snapshot, one
+ * after another, and waits for the service to process it, showing its progress (see
+ * ./progress.ts). Files are streamed from disk; the bytes are counted as the request body is
+ * read, which the SDK allows through its `fetch` option.
+ */
+import { openAsBlob } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { SnapshotWaitError, type MindprintClient } from '../client/index.ts';
+import { CliError, clientFromEnv, describeError, useColor } from './env.ts';
+import { resolveMind } from './minds.ts';
+import { FileProgress, formatBytes } from './progress.ts';
+
+export interface UploadOptions {
+  mind: string;
+  date?: string;
+  speaker?: string;
+  create?: boolean;
+  json?: boolean;
+  /** Seconds to wait for each file's processing. */
+  timeout?: number;
+}
+
+export interface FileResult {
+  file: string;
+  bytes: number;
+  status: 'completed' | 'failed';
+  snapshotId: string | null;
+  /** Why it failed: the service's answer to the upload, or the processing error. */
+  error: string | null;
+  elapsedMs: number;
+}
+
+export interface UploadSummary {
+  mind: { id: string; name: string; created: boolean };
+  files: FileResult[];
+  completed: number;
+  failed: number;
+}
+
+/** A fetch that streams a multipart body through a counter, reporting the bytes read so far. */
+export function countingFetch(onBytes: () => ((sent: number) => void) | undefined, base: typeof fetch = globalThis.fetch): typeof fetch {
+  return async (input, init) => {
+    if (!(init?.body instanceof FormData)) return base(input, init);
+    const report = onBytes();
+    // Response serializes the form lazily (files are read as they are sent) and names its boundary.
+    const encoded = new Response(init.body);
+    const headers = new Headers(init.headers);
+    headers.set('content-type', encoded.headers.get('content-type')!);
+    let sent = 0;
+    const body = encoded.body!.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          sent += chunk.byteLength;
+          report?.(sent);
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return base(input, { ...init, headers, body, duplex: 'half' } as RequestInit);
+  };
+}
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+async function checkFiles(files: string[]): Promise<number[]> {
+  const problems: string[] = [];
+  const sizes = await Promise.all(
+    files.map(async (f) => {
+      try {
+        const s = await stat(f);
+        if (!s.isFile()) problems.push(`${f} is not a file`);
+        return s.size;
+      } catch (err) {
+        problems.push(`${f}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+        return 0;
+      }
+    }),
+  );
+  if (problems.length) throw new CliError(`Nothing uploaded: ${problems.join('; ')}`);
+  return sizes;
+}
+
+async function uploadOne(client: MindprintClient, mindId: string, file: string, bytes: number, progress: FileProgress, opts: UploadOptions): Promise<FileResult> {
+  const result = (status: FileResult['status'], snapshotId: string | null, error: string | null): FileResult => ({ file, bytes, status, snapshotId, error, elapsedMs: progress.elapsedMs });
+  let snapshotId: string;
+  try {
+    progress.state('uploading');
+    const created = await client.uploadSnapshot(mindId, { file: await openAsBlob(file), fileName: file.split(/[\\/]/).pop(), mindsetDate: opts.date, speaker: opts.speaker });
+    snapshotId = created.mindAssessmentId;
+    progress.state('uploaded');
+    // A new snapshot is queued: pending until a worker takes it.
+    progress.state('pending');
+  } catch (err) {
+    const reason = describeError(err, client.baseUrl);
+    progress.state('failed', reason);
+    return result('failed', null, reason);
+  }
+  try {
+    await client.waitForSnapshot(mindId, snapshotId, { timeoutMs: (opts.timeout ?? 600) * 1000, intervalMs: 200, onProgress: (s) => s.status !== 'completed' && s.status !== 'failed' && progress.state(s.status as 'pending' | 'processing') });
+    progress.state('completed', `snapshot ${snapshotId}`);
+    return result('completed', snapshotId, null);
+  } catch (err) {
+    const reason = err instanceof SnapshotWaitError ? (err.reason === 'failed' ? (err.status.error ?? 'no reason given') : err.message) : describeError(err, client.baseUrl);
+    progress.state('failed', `${reason} (snapshot ${snapshotId})`);
+    return result('failed', snapshotId, reason);
+  }
+}
+
+/** Runs the command; resolves with the exit code (1 when any file failed). */
+export async function runUpload(files: string[], opts: UploadOptions): Promise<number> {
+  if (opts.date !== undefined && (!ISO_DATE.test(opts.date.trim()) || Number.isNaN(Date.parse(opts.date.trim())))) {
+    throw new CliError(`--date must be an ISO date or date-time (e.g. 2024-05-01 or 2024-05-01T14:30:00Z), got "${opts.date}"`);
+  }
+  if (opts.speaker !== undefined && !opts.speaker.trim()) throw new CliError('--speaker must not be empty');
+  const sizes = await checkFiles(files);
+  let onBytes: ((sent: number) => void) | undefined;
+  const client = clientFromEnv(process.env, countingFetch(() => onBytes));
+  let mind;
+  try {
+    mind = await resolveMind(client, opts.mind, { create: Boolean(opts.create) });
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    throw new CliError(describeError(err, client.baseUrl));
+  }
+
+  // With --json, stdout carries only the summary: the progress goes to stderr.
+  const out = opts.json ? process.stderr : process.stdout;
+  out.write(`${mind.created ? 'Created mind' : 'Mind'} "${mind.mind.name}" (${mind.mind.id}): uploading ${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(sizes.reduce((a, b) => a + b, 0))}\n`);
+  const results: FileResult[] = [];
+  for (const [i, file] of files.entries()) {
+    const progress = new FileProgress(out, files.length > 1 ? `[${i + 1}/${files.length}] ${file}` : file, sizes[i]!, { color: useColor(out) });
+    onBytes = (sent) => progress.sent(sent);
+    try {
+      results.push(await uploadOne(client, mind.mind.id, file, sizes[i]!, progress, { ...opts, date: opts.date?.trim(), speaker: opts.speaker?.trim() }));
+    } finally {
+      onBytes = undefined;
+      progress.close();
+    }
+  }
+  const summary: UploadSummary = {
+    mind: { id: mind.mind.id, name: mind.mind.name, created: mind.created },
+    files: results,
+    completed: results.filter((r) => r.status === 'completed').length,
+    failed: results.filter((r) => r.status === 'failed').length,
+  };
+  if (opts.json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
+  else out.write(`${summary.completed} completed, ${summary.failed} failed.\n`);
+  if (!summary.failed) return 0;
+  // With --json the progress (and so each reason) is already on stderr.
+  if (!opts.json) for (const r of results.filter((x) => x.status === 'failed')) process.stderr.write(`mindprint: ${r.file} failed: ${r.error}\n`);
+  return 1;
+}
