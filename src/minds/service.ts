@@ -6,7 +6,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Caller } from '../auth/authenticate.ts';
 import { rowsOf, type Db } from '../db/client.ts';
-import { isUniqueViolation } from '../db/errors.ts';
 import { digitalTwins, minds } from '../db/schema.ts';
 import { invalid, notFound } from '../http/errors.ts';
 import { iso } from '../http/schemas.ts';
@@ -148,9 +147,19 @@ export async function searchMinds(db: Db, caller: Caller, query: string): Promis
   );
 }
 
-async function uniqueSlug(db: Db, organizationId: string, name: string, exceptMindId?: string): Promise<string> {
+/**
+ * A slug for `name` that no other mind of the organization has. Call inside a transaction: it
+ * first takes a transaction-scoped advisory lock on the slug's stem, so concurrent creates and
+ * renames that could pick the same slug run one after another (the second then sees the first's
+ * committed row), on PostgreSQL as on PGlite.
+ */
+async function uniqueSlug(tx: Db, organizationId: string, name: string, exceptMindId?: string): Promise<string> {
   const base = slugify(name);
-  const taken = await db
+  // Every candidate is base or base-N, and "ada-2" (a mind named "Ada 2") competes with "ada"'s
+  // second slug: lock on the base without trailing -N groups, which all of them share.
+  const stem = base.replace(/(-\d+)+$/, '') || base;
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${organizationId}:slug:${stem}`}))`);
+  const taken = await tx
     .select({ slug: minds.slug })
     .from(minds)
     .where(
@@ -165,64 +174,48 @@ async function uniqueSlug(db: Db, organizationId: string, name: string, exceptMi
   for (let n = 2; ; n++) if (!used.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-/** Retries once on a slug race: two minds of the same name created at the same instant. */
-async function withSlugRetry<T>(fn: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (attempt < 3 && isUniqueViolation(err)) continue;
-      throw err;
-    }
-  }
-}
-
 export async function createMind(db: Db, caller: Caller, input: CreateMindBody): Promise<{ mind: Mind; digitalTwin: DigitalTwin }> {
   const tagNames = parseTagNames(input.tags, 'body.tags');
   const name = input.name.trim();
-  const created = await withSlugRetry(() =>
-    db.transaction(async (tx) => {
-      const slug = await uniqueSlug(tx, caller.organizationId, name);
-      const [row] = await tx
-        .insert(minds)
-        .values({
-          organizationId: caller.organizationId,
-          name,
-          slug,
-          email: input.email ?? null,
-          imageUrl: input.imageUrl ?? null,
-          socialMedia: input.socialMedia ?? null,
-          isSelf: input.isSelf ?? false,
-        })
-        .returning({ id: minds.id });
-      const [twin] = await tx.insert(digitalTwins).values({ mindId: row!.id, name: 'Default Twin', isDefault: true }).returning();
-      await setMindTagIds(tx, row!.id, await ensureTags(tx, caller.organizationId, tagNames));
-      await refreshSearchText(tx, sql`id = ${row!.id}`);
-      return { mindId: row!.id, twin: twin! };
-    }),
-  );
+  const created = await db.transaction(async (tx) => {
+    const slug = await uniqueSlug(tx, caller.organizationId, name);
+    const [row] = await tx
+      .insert(minds)
+      .values({
+        organizationId: caller.organizationId,
+        name,
+        slug,
+        email: input.email ?? null,
+        imageUrl: input.imageUrl ?? null,
+        socialMedia: input.socialMedia ?? null,
+        isSelf: input.isSelf ?? false,
+      })
+      .returning({ id: minds.id });
+    const [twin] = await tx.insert(digitalTwins).values({ mindId: row!.id, name: 'Default Twin', isDefault: true }).returning();
+    await setMindTagIds(tx, row!.id, await ensureTags(tx, caller.organizationId, tagNames));
+    await refreshSearchText(tx, sql`id = ${row!.id}`);
+    return { mindId: row!.id, twin: twin! };
+  });
   return { mind: await getMind(db, caller, created.mindId), digitalTwin: toTwin(created.twin) };
 }
 
 export async function updateMind(db: Db, caller: Caller, mindId: string, input: UpdateMindBody): Promise<Mind> {
   const tagNames = input.tags !== undefined ? parseTagNames(input.tags, 'body.tags') : null;
-  await withSlugRetry(() =>
-    db.transaction(async (tx) => {
-      const existing = await assertMindExists(tx, caller, mindId);
-      const changes: Partial<typeof minds.$inferInsert> = { updatedAt: new Date() };
-      if (input.name !== undefined && input.name.trim() !== existing.name) {
-        changes.name = input.name.trim();
-        changes.slug = await uniqueSlug(tx, caller.organizationId, changes.name, mindId);
-      }
-      if (input.email !== undefined) changes.email = input.email;
-      if (input.imageUrl !== undefined) changes.imageUrl = input.imageUrl;
-      if (input.socialMedia !== undefined) changes.socialMedia = input.socialMedia;
-      if (input.isSelf !== undefined) changes.isSelf = input.isSelf;
-      await tx.update(minds).set(changes).where(eq(minds.id, mindId));
-      if (tagNames) await setMindTagIds(tx, mindId, await ensureTags(tx, caller.organizationId, tagNames));
-      await refreshSearchText(tx, sql`id = ${mindId}`);
-    }),
-  );
+  await db.transaction(async (tx) => {
+    const existing = await assertMindExists(tx, caller, mindId);
+    const changes: Partial<typeof minds.$inferInsert> = { updatedAt: new Date() };
+    if (input.name !== undefined && input.name.trim() !== existing.name) {
+      changes.name = input.name.trim();
+      changes.slug = await uniqueSlug(tx, caller.organizationId, changes.name, mindId);
+    }
+    if (input.email !== undefined) changes.email = input.email;
+    if (input.imageUrl !== undefined) changes.imageUrl = input.imageUrl;
+    if (input.socialMedia !== undefined) changes.socialMedia = input.socialMedia;
+    if (input.isSelf !== undefined) changes.isSelf = input.isSelf;
+    await tx.update(minds).set(changes).where(eq(minds.id, mindId));
+    if (tagNames) await setMindTagIds(tx, mindId, await ensureTags(tx, caller.organizationId, tagNames));
+    await refreshSearchText(tx, sql`id = ${mindId}`);
+  });
   return getMind(db, caller, mindId);
 }
 

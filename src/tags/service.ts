@@ -45,9 +45,11 @@ export function parseTagNames(input: string | string[] | undefined, field = 'tag
 /** Finds or creates the organization's tags with these names; returns their ids. */
 export async function ensureTags(db: Db, organizationId: string, names: string[]): Promise<string[]> {
   if (names.length === 0) return [];
+  // In a stable order, so two transactions inserting the same new names cannot deadlock.
+  const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
   await db
     .insert(tags)
-    .values(names.map((name) => ({ organizationId, name })))
+    .values(sorted.map((name) => ({ organizationId, name })))
     .onConflictDoNothing();
   const lower = names.map((n) => n.toLowerCase());
   const rows = await db

@@ -40,6 +40,27 @@ describe('minds', () => {
     assert.deepEqual(a.body.mind.tags.map((t: any) => t.name), ['x', 'y']);
   });
 
+  test('concurrent creates and renames with one name all succeed with distinct slugs', async () => {
+    const created = await Promise.all(Array.from({ length: 20 }, () => s.api('POST', '/minds', { name: 'Same Name', tags: ['t1', 't2'] })));
+    assert.deepEqual(created.map((r) => r.status), Array(20).fill(200), JSON.stringify(created.find((r) => r.status !== 200)?.body));
+    const slugs = created.map((r) => r.body.mind.slug);
+    assert.equal(new Set(slugs).size, 20);
+    assert.ok(slugs.includes('same-name') && slugs.includes('same-name-20'));
+    // A mind whose own name ends in a number competes for the same slugs ("same-name-21").
+    const others = await Promise.all([
+      ...Array.from({ length: 5 }, () => s.api('POST', '/minds', { name: 'Same Name 21' })),
+      ...Array.from({ length: 5 }, () => s.api('POST', '/minds', { name: 'Same Name' })),
+    ]);
+    assert.deepEqual(others.map((r) => r.status), Array(10).fill(200));
+    const fresh = await Promise.all(Array.from({ length: 10 }, (_, i) => s.api('POST', '/minds', { name: `Renamed ${i}` })));
+    const renamed = await Promise.all(fresh.map((r) => s.api('PUT', `/minds/${r.body.mind.id}`, { name: 'Same Name' })));
+    assert.deepEqual(renamed.map((r) => r.status), Array(10).fill(200), JSON.stringify(renamed.find((r) => r.status !== 200)?.body));
+    const all = (await s.api('GET', '/minds')).body.minds.filter((m: any) => m.slug.startsWith('same-name'));
+    assert.equal(all.length, 40);
+    assert.equal(new Set(all.map((m: any) => m.slug)).size, 40);
+    for (const r of [...created, ...others, ...fresh]) assert.equal((await s.api('DELETE', `/minds/${r.body.mind.id}`)).status, 200);
+  });
+
   test('list is newest first and filters by any of the tag names, case-insensitively', async () => {
     const all = await s.api('GET', '/minds');
     assert.equal(all.status, 200);
