@@ -114,7 +114,7 @@ export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = l
       .filter((t) => t.words >= MIN_EVIDENCE_WORDS)
       .map((t) => ({ t, push: direction * (z - traitLogit(m, total, t.counts)) }))
       .filter((p) => p.push > 0)
-      .sort((a, b) => b.push - a.push || a.t.turn.turnId.localeCompare(b.t.turn.turnId))
+      .sort((a, b) => b.push - a.push || a.t.position - b.t.position)
       .slice(0, EVIDENCE_TURNS);
     const accuracy = meanAccuracy(name);
     const base = `Estimated from ${mindWords} words; in cross-validation the model labels ${Math.round(accuracy * 100)}% of held-out texts correctly (chance: 50%).`;

@@ -5,6 +5,11 @@ import type { AnalysisTurn } from './types.ts';
 
 export interface PreparedTurn {
   turn: AnalysisTurn;
+  /**
+   * Position of the turn in the transcript (index in the input). Ties are broken by position,
+   * never by turn id: ids are random per upload, and the same file must give the same analysis.
+   */
+  position: number;
   tokens: TurnTokens;
   counts: Counts;
   /** Words as a person counts them (whitespace-separated). */
@@ -12,10 +17,11 @@ export interface PreparedTurn {
 }
 
 export function prepareTurns(turns: AnalysisTurn[]): PreparedTurn[] {
-  return turns
-    .filter((t) => t.isMind && t.text.trim().length > 0)
-    .map((turn) => {
-      const tokens = tokenize(turn.text);
-      return { turn, tokens, counts: countTokens(tokens), words: countWords(turn.text) };
-    });
+  const prepared: PreparedTurn[] = [];
+  turns.forEach((turn, position) => {
+    if (!turn.isMind || turn.text.trim().length === 0) return;
+    const tokens = tokenize(turn.text);
+    prepared.push({ turn, position, tokens, counts: countTokens(tokens), words: countWords(turn.text) });
+  });
+  return prepared;
 }

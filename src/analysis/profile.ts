@@ -76,9 +76,12 @@ const TOP_FINDINGS = 40;
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): MindProfile {
-  const ordered = [...snapshots].sort(
-    (a, b) => a.mindsetDate.getTime() - b.mindsetDate.getTime() || a.snapshotId.localeCompare(b.snapshotId),
-  );
+  // Same mindsetDate: the caller's order (ids are random, so they never break ties).
+  const ordered = snapshots
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => a.s.mindsetDate.getTime() - b.s.mindsetDate.getTime() || a.i - b.i)
+    .map(({ s }) => s);
+  const position = new Map(ordered.map((s, i) => [s.snapshotId, i]));
   const newest = ordered.length ? ordered[ordered.length - 1]!.mindsetDate.getTime() : null;
   const ref = now ? now.getTime() : newest;
   const recency = (s: ProfileSnapshotInput): number =>
@@ -164,7 +167,7 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
       candidates.push({ f: { ...f, snapshotId: s.snapshotId, mindsetDate: s.mindsetDate.toISOString() }, rank: f.confidence * recency(s) });
     }
   const findings = candidates
-    .sort((a, b) => b.rank - a.rank || a.f.snapshotId.localeCompare(b.f.snapshotId) || a.f.statement.localeCompare(b.f.statement))
+    .sort((a, b) => b.rank - a.rank || position.get(b.f.snapshotId)! - position.get(a.f.snapshotId)! || a.f.statement.localeCompare(b.f.statement))
     .slice(0, TOP_FINDINGS)
     .map((c) => c.f);
 

@@ -208,7 +208,7 @@ function evidenceBy(turns: PreparedTurn[], tallies: Tally[], key: (t: Tally) => 
   return turns
     .map((t, i) => ({ t, v: key(tallies[i]!) }))
     .filter((x): x is { t: PreparedTurn; v: number } => x.v !== null && x.v > 0 && x.t.words >= MIN_EVIDENCE_WORDS)
-    .sort((a, b) => b.v - a.v || a.t.turn.turnId.localeCompare(b.t.turn.turnId))
+    .sort((a, b) => b.v - a.v || a.t.position - b.t.position)
     .slice(0, EVIDENCE_TURNS)
     .map(({ t }) => ({ turnId: t.turn.turnId, quote: focusedQuote(t, focus), startMs: t.turn.startMs }));
 }

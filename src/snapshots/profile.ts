@@ -15,7 +15,7 @@ export async function loadProfileInputs(db: Db, mindId: string, asOf?: Date): Pr
     .select({ id: snapshots.id, mindsetDate: snapshots.mindsetDate, mindWords: snapshots.mindWords })
     .from(snapshots)
     .where(and(eq(snapshots.mindId, mindId), eq(snapshots.status, 'completed'), eq(snapshots.linked, true), asOf ? lte(snapshots.mindsetDate, asOf) : undefined))
-    .orderBy(asc(snapshots.mindsetDate));
+    .orderBy(asc(snapshots.mindsetDate), asc(snapshots.createdAt));
   if (!snaps.length) return [];
   const ids = snaps.map((s) => s.id);
   const [p, k, f] = await Promise.all([
