@@ -1,5 +1,6 @@
 /**
- * Analysis benchmark: time per 10k words of the mind's speech on the real transcripts, and the
+ * Analysis benchmark: time per 10k words of the mind's speech on the real transcripts (read as the
+ * service reads an upload: src/ingest's parser and attribution, continuation lines included), and the
  * Big Five model's k-fold cross-validated accuracy on the personality data.
  *
  * Baselines measured in the same run: for speed, tokenizing the same turns with wink-nlp alone
@@ -8,55 +9,29 @@
  *
  * Run: node --import tsx bench/analysis.ts
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { analyseTurns, type AnalysisTurn } from '../src/analysis/index.ts';
+import { analyseTurns } from '../src/analysis/index.ts';
 import { tokenize } from '../src/analysis/nlp.ts';
 import { crossValidate, DEFAULT_CONFIG, prepareRows } from '../src/analysis/train/big-five-training.ts';
 import { readEssays, readFriends, TRAITS } from '../src/analysis/train/personality-data.ts';
+import { debate, lenny, lex, transcriptTurns } from '../test/analysis/transcripts.ts';
 
 const DATA = new URL('../../shared/data/', import.meta.url);
 const RESULTS = new URL('./results/analysis.md', import.meta.url);
 const RUNS = 3;
 
-interface Raw {
-  speaker: string;
-  text: string;
-  startMs: number | null;
-}
-
-function readDebate(date: string): Raw[] {
-  const meta = JSON.parse(readFileSync(new URL(`transcripts/us-presidential-debates/${date}.json`, DATA), 'utf8')) as { speakers: { fullName: string }[] };
-  const turns: Raw[] = [];
-  for (const line of readFileSync(new URL(`transcripts/us-presidential-debates/${date}.said.txt`, DATA), 'utf8').split('\n')) {
-    const text = line.trim();
-    if (!text) continue;
-    const name = meta.speakers.map((s) => s.fullName).find((n) => text.startsWith(`${n}:`));
-    if (name) turns.push({ speaker: name, text: text.slice(name.length + 1).trim(), startMs: null });
-    else if (turns.length) turns[turns.length - 1]!.text += `\n${text}`;
-  }
-  return turns;
-}
-
-function readLex(file: string): Raw[] {
-  const turns: Raw[] = [];
-  for (const line of readFileSync(new URL(`transcripts/lex-fridman-podcast/${file}`, DATA), 'utf8').split('\n')) {
-    const m = /^(.+?) \[\((\d+):(\d\d):(\d\d)\)\]\([^)]*\)\s*(.*)$/.exec(line.trim());
-    if (m) turns.push({ speaker: m[1]!, text: m[5]!, startMs: ((Number(m[2]) * 60 + Number(m[3])) * 60 + Number(m[4])) * 1000 });
-  }
-  return turns;
-}
-
-const CASES: { name: string; raw: () => Raw[]; mind: string }[] = [
-  { name: '2012-10-03 debate, Romney', raw: () => readDebate('2012-10-03'), mind: 'W Mitt Romney' },
-  { name: '2012-10-16 debate, Obama', raw: () => readDebate('2012-10-16'), mind: 'Barack H Obama' },
-  { name: '2016-09-26 debate, Trump', raw: () => readDebate('2016-09-26'), mind: 'Donald J Trump' },
-  { name: '2016-10-19 debate, Clinton', raw: () => readDebate('2016-10-19'), mind: 'Hillary R Clinton' },
-  { name: 'Lex #393, Andrew Huberman', raw: () => readLex('393-andrew-huberman.txt'), mind: 'Andrew Huberman' },
-  { name: 'Lex #400, Elon Musk', raw: () => readLex('400-elon-musk.txt'), mind: 'Elon Musk' },
-  { name: 'Lex #429, Paul Rosolie', raw: () => readLex('429-paul-rosolie.txt'), mind: 'Paul Rosolie' },
-  { name: 'Lex #489, Paul Rosolie', raw: () => readLex('489-paul-rosolie.txt'), mind: 'Paul Rosolie' },
-  { name: 'Lex #438, Neuralink: Noland Arbaugh', raw: () => readLex('438-elon-musk-neuralink-team.txt'), mind: 'Noland Arbaugh' },
+const CASES: { name: string; file: string; mind: string }[] = [
+  { name: '2012-10-03 debate, Romney', file: debate('2012-10-03'), mind: 'W Mitt Romney' },
+  { name: '2012-10-16 debate, Obama', file: debate('2012-10-16'), mind: 'Barack H Obama' },
+  { name: '2016-09-26 debate, Trump', file: debate('2016-09-26'), mind: 'Donald J Trump' },
+  { name: '2016-10-19 debate, Clinton', file: debate('2016-10-19'), mind: 'Hillary R Clinton' },
+  { name: 'Lex #393, Andrew Huberman', file: lex('393-andrew-huberman.txt'), mind: 'Andrew Huberman' },
+  { name: 'Lex #400, Elon Musk', file: lex('400-elon-musk.txt'), mind: 'Elon Musk' },
+  { name: 'Lex #429, Paul Rosolie', file: lex('429-paul-rosolie.txt'), mind: 'Paul Rosolie' },
+  { name: 'Lex #489, Paul Rosolie', file: lex('489-paul-rosolie.txt'), mind: 'Paul Rosolie' },
+  { name: 'Lex #438, Neuralink: Noland Arbaugh', file: lex('438-elon-musk-neuralink-team.txt'), mind: 'Noland Arbaugh' },
+  { name: "Lenny's Podcast, Bob Moesta", file: lenny('bob-moesta'), mind: 'Bob Moesta' },
 ];
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -91,7 +66,7 @@ let totalWords = 0;
 let totalMs = 0;
 let totalTok = 0;
 for (const c of CASES) {
-  const turns: AnalysisTurn[] = c.raw().map((t, i) => ({ turnId: `t${i}`, ...t, isMind: t.speaker === c.mind }));
+  const turns = await transcriptTurns(c.file, c.mind);
   const mindTexts = turns.filter((t) => t.isMind).map((t) => t.text);
   const words = analyseTurns(turns).mindWords; // warm-up
   const ms = timeIt(() => analyseTurns(turns));

@@ -5,10 +5,10 @@
  * stall the API's event loop.
  */
 import { randomUUID } from 'node:crypto';
-import { analyseTurns, type AnalysisResult } from '../analysis/index.ts';
+import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../analysis/index.ts';
 import { attributeSpeaker, type AttributionResult } from '../ingest/attribution.ts';
 import { parseInThisThread, type ParseOptions } from '../ingest/parse.ts';
-import type { FileKind } from '../ingest/types.ts';
+import type { FileKind, Transcript } from '../ingest/types.ts';
 
 export interface DigestRequest {
   mindName: string;
@@ -37,13 +37,27 @@ export interface Digest {
 const MAX_CONTEXT_CHARS = 1_000;
 
 export async function digestInThisThread(path: string, kind: FileKind, request: DigestRequest, opts: ParseOptions = {}): Promise<Digest> {
-  const transcript = await parseInThisThread(path, kind, opts);
+  return digestTranscript(await parseInThisThread(path, kind, opts), request);
+}
+
+/**
+ * A parsed transcript → turns, attribution and analysis: everything the memory bank keeps. Pure and
+ * synchronous; `newId` names the turns (random UUIDs in the service; tests and the benchmark pass
+ * a counter, so they analyse exactly what the service analyses).
+ */
+export function digestTranscript(transcript: Transcript, request: DigestRequest, newId: () => string = randomUUID): Digest {
+  const { turns, attribution } = attributeTurns(transcript, request, newId);
+  return { turns, attribution, analysis: analyseTurns(analysisTurns(turns)) };
+}
+
+/** The transcript's turns with ids, the mind's turns marked, and each mind turn's question. */
+export function attributeTurns(transcript: Transcript, request: DigestRequest, newId: () => string = randomUUID): { turns: DigestedTurn[]; attribution: AttributionResult } {
   const attribution = attributeSpeaker(transcript, { mindName: request.mindName, requestedSpeaker: request.requestedSpeaker });
   let lastOther: string | null = null;
   const turns: DigestedTurn[] = transcript.turns.map((t, seq) => {
     const isMind = t.speaker === attribution.mindLabel;
     const turn: DigestedTurn = {
-      id: randomUUID(),
+      id: newId(),
       seq,
       speaker: t.speaker,
       text: t.text,
@@ -55,8 +69,12 @@ export async function digestInThisThread(path: string, kind: FileKind, request: 
     if (!isMind) lastOther = t.text.length > MAX_CONTEXT_CHARS ? t.text.slice(-MAX_CONTEXT_CHARS) : t.text;
     return turn;
   });
-  const analysis = analyseTurns(turns.map((t) => ({ turnId: t.id, speaker: t.speaker, text: t.text, startMs: t.startMs, isMind: t.isMind })));
-  return { turns, attribution, analysis };
+  return { turns, attribution };
+}
+
+/** What the analyser reads of each turn, in transcript order. */
+export function analysisTurns(turns: DigestedTurn[]): AnalysisTurn[] {
+  return turns.map((t) => ({ turnId: t.id, speaker: t.speaker, text: t.text, startMs: t.startMs, isMind: t.isMind }));
 }
 
 /** Loads the parsers and analysis models in this thread (they load lazily on first use otherwise). */

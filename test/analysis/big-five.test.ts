@@ -7,14 +7,14 @@ import { countTokens } from '../../src/analysis/features.ts';
 import { tokenize } from '../../src/analysis/nlp.ts';
 import { stratifiedFolds, fitLogistic, logit } from '../../src/analysis/train/logistic.ts';
 import { characterLines, parseCsv, readEssays, readFriends, TRAITS } from '../../src/analysis/train/personality-data.ts';
-import { readLex } from './transcripts.ts';
+import { lex, transcriptTurns } from './transcripts.ts';
 
 const PERSONALITY = new URL('../../../shared/data/personality/', import.meta.url);
 
 /** The first `n` words of Paul Rosolie's turns, as one mind turn. */
-function mindSaying(n: number): AnalysisTurn[] {
-  const words = readLex('429-paul-rosolie.txt')
-    .filter((t) => t.speaker === 'Paul Rosolie')
+async function mindSaying(n: number): Promise<AnalysisTurn[]> {
+  const words = (await transcriptTurns(lex('429-paul-rosolie.txt'), 'Paul Rosolie'))
+    .filter((t) => t.isMind)
     .flatMap((t) => t.text.split(/\s+/))
     .slice(0, n);
   return [{ turnId: 't0', speaker: 'Paul Rosolie', text: words.join(' '), startMs: 0, isMind: true }];
@@ -22,8 +22,8 @@ function mindSaying(n: number): AnalysisTurn[] {
 
 const bigFive = (rows: PsychometricResult[]): PsychometricResult[] => rows.filter((r) => r.instrument === 'big_five');
 
-test('under 100 words: no trait scores, and the note says why', () => {
-  const rows = bigFive(analyseTurns(mindSaying(60)).psychometrics);
+test('under 100 words: no trait scores, and the note says why', async () => {
+  const rows = bigFive(analyseTurns(await mindSaying(60)).psychometrics);
   assert.deepEqual(rows.map((r) => r.name), [...TRAITS]);
   for (const r of rows) {
     assert.equal(r.score, null);
@@ -32,9 +32,9 @@ test('under 100 words: no trait scores, and the note says why', () => {
   }
 });
 
-test('under 600 words: scored but flagged low confidence; confidence grows with words', () => {
-  const small = bigFive(analyseTurns(mindSaying(300)).psychometrics);
-  const large = bigFive(analyseTurns(mindSaying(5000)).psychometrics);
+test('under 600 words: scored but flagged low confidence; confidence grows with words', async () => {
+  const small = bigFive(analyseTurns(await mindSaying(300)).psychometrics);
+  const large = bigFive(analyseTurns(await mindSaying(5000)).psychometrics);
   for (const r of small) {
     assert.ok(r.score !== null && r.score > 0 && r.score < 1);
     assert.match(r.note ?? '', /^Low confidence/);

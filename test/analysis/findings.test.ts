@@ -1,8 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisTurn, type FindingResult } from '../../src/analysis/index.ts';
-import { GOLDEN } from './golden.ts';
-import { asAnalysisTurns, readDebate } from './transcripts.ts';
+import { debate, transcriptTurns } from './transcripts.ts';
 
 /** Findings of one sentence said by the mind (with an interviewer turn before it as context). */
 function findingsOf(sentence: string): FindingResult[] {
@@ -77,9 +76,8 @@ test('questions, conditionals, reported speech and other speakers are not findin
   assert.deepEqual(analyseTurns(turns).findings, []);
 });
 
-test('real debate: negated and hedged statements are read as such', () => {
-  const g = GOLDEN.find((x) => x.source.kind === 'debate' && x.mind === 'W Mitt Romney')!;
-  const turns = asAnalysisTurns(readDebate('2012-10-03'), g.mind);
+test('real debate: negated and hedged statements are read as such', async () => {
+  const turns = await transcriptTurns(debate('2012-10-03'), 'W Mitt Romney');
   const findings = analyseTurns(turns).findings;
   const negated = findings.filter((f) => /\b(don't|do not|never|not going to|won't)\b/i.test(f.quote.split(/[,;]/)[0] ?? ''));
   assert.ok(negated.length > 0, 'some negated first-person statements are found');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, buildProfile, personaFromProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/analysis/index.ts';
-import { asAnalysisTurns, readDebate } from './transcripts.ts';
+import { debate, transcriptTurns } from './transcripts.ts';
 
 const trait = (name: string, score: number | null, confidence = 0.9): PsychometricResult => ({
   instrument: 'big_five', name, score, percentile: score === null ? null : score * 100, confidence, evidence: [], note: null,
@@ -68,12 +68,14 @@ test('no snapshots: an empty profile', () => {
   assert.equal(p.asOf, null);
 });
 
-test('a persona card from real snapshots: Obama across three 2012 debates', () => {
+test('a persona card from real snapshots: Obama across three 2012 debates', async () => {
   const dates = ['2012-10-03', '2012-10-16', '2012-10-22'];
-  const snapshots = dates.map((date) => {
-    const r = analyseTurns(asAnalysisTurns(readDebate(date), 'Barack H Obama'));
-    return { snapshotId: date, mindsetDate: new Date(date), ...r };
-  });
+  const snapshots = await Promise.all(
+    dates.map(async (date) => {
+      const r = analyseTurns(await transcriptTurns(debate(date), 'Barack H Obama'));
+      return { snapshotId: date, mindsetDate: new Date(date), ...r };
+    }),
+  );
   const profile = buildProfile(snapshots);
   assert.equal(profile.snapshotCount, 3);
   assert.ok(profile.mindWords > 20000);

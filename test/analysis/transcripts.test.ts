@@ -3,23 +3,21 @@
  * but the mind's own words is quoted, nothing is empty for a long transcript, and the same input
  * gives the same analysis.
  */
+import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../../src/analysis/index.ts';
 import { FILLER_PHRASES, STOPWORDS } from '../../src/analysis/lexicons.ts';
 import { GOLDEN, type Golden } from './golden.ts';
-import { asAnalysisTurns, readDebate, readLex } from './transcripts.ts';
+import { counterIds, lex, transcriptTurns } from './transcripts.ts';
 
-function turnsOf(g: Golden): AnalysisTurn[] {
-  const raw = g.source.kind === 'debate' ? readDebate(g.source.date) : readLex(g.source.file);
-  return asAnalysisTurns(raw, g.mind);
-}
+const turnsOf = (g: Golden, newId?: () => string): Promise<AnalysisTurn[]> => transcriptTurns(g.file, g.mind, newId);
 
 const analysed = new Map<string, { turns: AnalysisTurn[]; result: AnalysisResult }>();
-function analysis(g: Golden): { turns: AnalysisTurn[]; result: AnalysisResult } {
+async function analysis(g: Golden): Promise<{ turns: AnalysisTurn[]; result: AnalysisResult }> {
   let a = analysed.get(g.name);
   if (!a) {
-    const turns = turnsOf(g);
+    const turns = await turnsOf(g);
     a = { turns, result: analyseTurns(turns) };
     analysed.set(g.name, a);
   }
@@ -35,8 +33,8 @@ function assertMindQuote(turns: AnalysisTurn[], ref: { turnId: string; quote: st
 }
 
 for (const g of GOLDEN) {
-  test(`${g.name}: topics name the conversation's subjects`, () => {
-    const { result } = analysis(g);
+  test(`${g.name}: topics name the conversation's subjects`, async () => {
+    const { result } = await analysis(g);
     const words = result.keyTopics.flatMap((t) => [t.label, ...t.keywords]).join(' | ').toLowerCase();
     for (const alternatives of g.subjects) {
       assert.ok(
@@ -46,8 +44,8 @@ for (const g of GOLDEN) {
     }
   });
 
-  test(`${g.name}: stopwords, filler and other speakers' names never become topics`, () => {
-    const { turns, result } = analysis(g);
+  test(`${g.name}: stopwords, filler and other speakers' names never become topics`, async () => {
+    const { turns, result } = await analysis(g);
     const others = new Set(
       turns.filter((t) => !t.isMind).flatMap((t) => t.speaker.toLowerCase().split(/\s+/)).filter((p) => p.length > 2),
     );
@@ -62,15 +60,15 @@ for (const g of GOLDEN) {
     }
   });
 
-  test(`${g.name}: findings and evidence quote only the mind`, () => {
-    const { turns, result } = analysis(g);
+  test(`${g.name}: findings and evidence quote only the mind`, async () => {
+    const { turns, result } = await analysis(g);
     for (const f of result.findings) assertMindQuote(turns, f, `finding "${f.statement}"`);
     for (const t of result.keyTopics) for (const e of t.evidence) assertMindQuote(turns, e, `topic ${t.label}`);
     for (const p of result.psychometrics) for (const e of p.evidence) assertMindQuote(turns, e, `${p.instrument}.${p.name}`);
   });
 
-  test(`${g.name}: nothing is empty for a long transcript`, () => {
-    const { result } = analysis(g);
+  test(`${g.name}: nothing is empty for a long transcript`, async () => {
+    const { result } = await analysis(g);
     assert.ok(result.mindWords > 5000, `expected a long transcript, got ${result.mindWords} words`);
     const big5 = result.psychometrics.filter((p) => p.instrument === 'big_five');
     assert.deepEqual(big5.map((p) => p.name), ['openness', 'conscientiousness', 'extraversion', 'agreeableness', 'neuroticism']);
@@ -93,27 +91,63 @@ for (const g of GOLDEN) {
   });
 }
 
-test('a topic label is a phrase the mind actually said', () => {
+test('a topic label is a phrase the mind actually said', async () => {
   for (const g of GOLDEN) {
-    const { turns, result } = analysis(g);
+    const { turns, result } = await analysis(g);
     const said = turns.filter((t) => t.isMind).map((t) => t.text.toLowerCase().replace(/[\u2018\u2019]/g, "'")).join('\n');
     for (const t of result.keyTopics) assert.ok(said.includes(t.label.toLowerCase()), `label "${t.label}" never said`);
   }
 });
 
-test('the same transcript gives the same analysis', () => {
-  const g = GOLDEN.find((x) => x.mind === 'Elon Musk')!;
-  const first = analysis(g).result;
-  const again = analyseTurns(turnsOf(g));
-  assert.deepEqual(again, first);
+/** The result with every turn id replaced by the turn's position, so two id assignments compare. */
+function byPosition(result: AnalysisResult, turns: AnalysisTurn[]): unknown {
+  const position = new Map(turns.map((t, i) => [t.turnId, i]));
+  return JSON.parse(JSON.stringify(result), (key, value: unknown) => (key === 'turnId' ? position.get(value as string) : value));
+}
+
+test('the same transcript gives the same analysis, whatever ids its turns get', async () => {
+  // The service names turns with random UUIDs, so ties must never be broken by id. Ids that sort
+  // in the opposite order to the turns would flip every id-broken tie.
+  for (const mind of ['Elon Musk', 'Barack H Obama']) {
+    const g = GOLDEN.find((x) => x.mind === mind)!;
+    const { turns, result } = await analysis(g);
+    let n = 1_000_000;
+    const reversed = await turnsOf(g, () => `id-${n--}`);
+    assert.notDeepEqual(reversed.map((t) => t.turnId), turns.map((t) => t.turnId));
+    assert.deepEqual(byPosition(analyseTurns(reversed), reversed), byPosition(result, turns));
+    const uuids = await turnsOf(g, () => randomUUID());
+    assert.deepEqual(byPosition(analyseTurns(uuids), uuids), byPosition(result, turns));
+  }
 });
 
-test("other speakers' turns do not change the mind's results, only name exclusions", () => {
+test('ties between equally strong turns go to the earlier turn, not the smaller id', () => {
+  // Two identical turns: same sentiment, same question rate; the earlier one is cited first.
+  const text = 'Is this good? I think it is a wonderful and happy idea, and I love it, honestly, every single part of it.';
+  const turns: AnalysisTurn[] = [
+    { turnId: 'zzz', speaker: 'A', text, startMs: 0, isMind: true },
+    { turnId: 'aaa', speaker: 'A', text, startMs: 1000, isMind: true },
+  ];
+  const rows = analyseTurns(turns).psychometrics;
+  for (const name of ['sentiment', 'questionRate', 'readability']) {
+    const row = rows.find((r) => r.name === name)!;
+    assert.deepEqual(row.evidence.map((e) => e.turnId), ['zzz', 'aaa'], name);
+  }
+});
+
+test("other speakers' turns do not change the mind's results, only name exclusions", async () => {
   const g = GOLDEN[0]!;
-  const turns = turnsOf(g);
+  const turns = await turnsOf(g);
   const withoutOthers = analyseTurns(turns.filter((t) => t.isMind));
-  const full = analysis(g).result;
+  const full = (await analysis(g)).result;
   assert.equal(withoutOthers.mindWords, full.mindWords);
   assert.deepEqual(withoutOthers.psychometrics, full.psychometrics);
   assert.deepEqual(withoutOthers.findings, full.findings);
+});
+
+test('the helper reads what the service reads: continuation lines belong to their speaker', async () => {
+  // Huberman #393 has timestamp-only continuation lines "[(01:50:36)](…) text": the service keeps them.
+  const turns = await transcriptTurns(lex('393-andrew-huberman.txt'), 'Andrew Huberman', counterIds());
+  const words = analyseTurns(turns).mindWords;
+  assert.ok(words > 17000, `Huberman #393: ${words} words of his speech`);
+  assert.ok(!turns.some((t) => /^\[\(\d/.test(t.text) || /\]\(https?:/.test(t.text)), 'no timestamp link left in a turn');
 });

@@ -1,48 +1,45 @@
 /**
- * Test helper: turns from the real transcripts in ../shared/data/transcripts, read with two small
- * line parsers (the full ingest parsers live in src/ingest; these tests do not depend on them).
+ * Test and benchmark helper: the turns of the real transcripts in ../shared/data/transcripts, read
+ * the way the service reads an upload (src/ingest's parser, speaker attribution and
+ * src/snapshots/digest.ts), so tests and the benchmark analyse exactly what the service analyses,
+ * continuation lines included. Turn ids are `t0`, `t1`, … in transcript order.
  */
-import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { AnalysisTurn } from '../../src/analysis/index.ts';
+import { parseInThisThread } from '../../src/ingest/parse.ts';
+import type { Transcript } from '../../src/ingest/types.ts';
+import { analysisTurns, attributeTurns } from '../../src/snapshots/digest.ts';
 
 export const TRANSCRIPTS = new URL('../../../shared/data/transcripts/', import.meta.url);
 
-interface RawTurn {
-  speaker: string;
-  text: string;
-  startMs: number | null;
-}
+const parsed = new Map<string, Promise<Transcript>>();
 
-/** Debates `*.said.txt`: `Full Name: text`; a line without a known name continues the last speaker. */
-export function readDebate(date: string): RawTurn[] {
-  const meta = JSON.parse(readFileSync(new URL(`us-presidential-debates/${date}.json`, TRANSCRIPTS), 'utf8')) as {
-    speakers: { fullName: string }[];
-  };
-  const names = meta.speakers.map((s) => s.fullName);
-  const turns: RawTurn[] = [];
-  for (const line of readFileSync(new URL(`us-presidential-debates/${date}.said.txt`, TRANSCRIPTS), 'utf8').split('\n')) {
-    const text = line.trim();
-    if (!text) continue;
-    const name = names.find((n) => text.startsWith(`${n}:`));
-    if (name) turns.push({ speaker: name, text: text.slice(name.length + 1).trim(), startMs: null });
-    else if (turns.length > 0) turns[turns.length - 1]!.text += `\n${text}`;
+/** The parsed transcript at `file` (relative to the transcripts folder), parsed once per process. */
+export function parseTranscript(file: string): Promise<Transcript> {
+  let p = parsed.get(file);
+  if (!p) {
+    p = parseInThisThread(fileURLToPath(new URL(file, TRANSCRIPTS)), 'txt');
+    parsed.set(file, p);
   }
-  return turns;
+  return p;
 }
 
-/** Lex Fridman transcripts: `Name [(hh:mm:ss)](link) text`, one turn per line; other lines are headers. */
-export function readLex(file: string): RawTurn[] {
-  const turns: RawTurn[] = [];
-  for (const line of readFileSync(new URL(`lex-fridman-podcast/${file}`, TRANSCRIPTS), 'utf8').split('\n')) {
-    const m = /^(.+?) \[\((\d+):(\d\d):(\d\d)\)\]\([^)]*\)\s*(.*)$/.exec(line.trim());
-    if (!m) continue;
-    const startMs = ((Number(m[2]) * 60 + Number(m[3])) * 60 + Number(m[4])) * 1000;
-    turns.push({ speaker: m[1]!.trim(), text: m[5]!.trim(), startMs });
-  }
-  return turns;
+/** Sequential ids: `t0`, `t1`, … (or with another prefix). */
+export const counterIds = (prefix = 't'): (() => string) => {
+  let n = 0;
+  return () => `${prefix}${n++}`;
+};
+
+/**
+ * The analyser's input for `file` with `speaker` as the mind (the label as the transcript writes
+ * it, chosen as a user choosing the speaker would), ids from `newId` (default `t0`, `t1`, …).
+ */
+export async function transcriptTurns(file: string, speaker: string, newId: () => string = counterIds()): Promise<AnalysisTurn[]> {
+  const { turns } = attributeTurns(await parseTranscript(file), { mindName: speaker, requestedSpeaker: speaker }, newId);
+  return analysisTurns(turns);
 }
 
-/** Turns with ids (`t0`, `t1`, …) and the mind marked by speaker name. */
-export function asAnalysisTurns(raw: RawTurn[], mind: string): AnalysisTurn[] {
-  return raw.map((t, i) => ({ turnId: `t${i}`, speaker: t.speaker, text: t.text, startMs: t.startMs, isMind: t.speaker === mind }));
-}
+/** Where each conversation lives under the transcripts folder. */
+export const debate = (date: string): string => `us-presidential-debates/${date}.said.txt`;
+export const lex = (file: string): string => `lex-fridman-podcast/${file}`;
+export const lenny = (guest: string): string => `lennys-podcast/${guest}.transcript.md.txt`;
