@@ -49,7 +49,8 @@ export function tokenize(rawText: string): TurnTokens {
   const type = tokens.out(its.type) as string[];
   const pos = tokens.out(its.pos) as string[];
   // The published typings declare lemma and negationFlag with signatures `out` does not accept; both work at run time.
-  const lemma = tokens.out(its.lemma as unknown as typeof its.value) as string[];
+  // wink leaves the lemma undefined for some tokens ("cannot" before punctuation): fall back to the normal form.
+  const lemma = (tokens.out(its.lemma as unknown as typeof its.value) as (string | undefined)[]).map((l, i) => l ?? normal[i]!);
   const negated = (tokens.out(its.negationFlag as unknown as typeof its.value) as unknown[]).map(Boolean);
 
   const sentences: SentenceSpan[] = [];
