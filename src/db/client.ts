@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Client as PgClient } from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema.ts';
 
@@ -27,6 +28,8 @@ export interface Database {
    * ANALYZE follows.
    */
   noteBulkWrite(): void;
+  /** PostgreSQL only: a new connection outside the pool (the migration lock, LISTEN); the caller ends it. */
+  connect?(): Promise<PgClient>;
   close(): Promise<void>;
 }
 
@@ -81,6 +84,13 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     execute: async (text, values) => pool.query(text, values as any[]),
     noteBulkWrite: () => {},
+    async connect() {
+      const client = new pg.Client({ connectionString: url });
+      // A dropped connection must not crash the process; its queries fail and the caller reacts.
+      client.on('error', () => {});
+      await client.connect();
+      return client;
+    },
     close: () => pool.end(),
   };
 }
@@ -116,13 +126,31 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   };
 }
 
+/** Any constant works; it only has to be the same in every Mindprint process. */
+const MIGRATION_LOCK = 7_246_118_303;
+
+/**
+ * Applies the migrations. On PostgreSQL several processes may start at once (replicas, workers,
+ * `mindprint migrate`): they take turns under a session-level advisory lock held on a connection
+ * of their own, and the migrator runs on that same connection, so the second one finds the
+ * migrations applied instead of racing the first through CREATE EXTENSION and CREATE TABLE.
+ */
 export async function migrate(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
     const { migrate: run } = await import('drizzle-orm/pglite/migrator');
     await run(database.db as any, { migrationsFolder: MIGRATIONS_DIR });
-  } else {
-    const { migrate: run } = await import('drizzle-orm/node-postgres/migrator');
-    await run(database.db as any, { migrationsFolder: MIGRATIONS_DIR });
+    return;
+  }
+  const { migrate: run } = await import('drizzle-orm/node-postgres/migrator');
+  const { drizzle } = await import('drizzle-orm/node-postgres');
+  const client = await database.connect!();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await run(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    // Ending the session releases the lock even if the unlock cannot be sent.
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await client.end().catch(() => {});
   }
 }
 
