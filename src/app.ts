@@ -81,6 +81,10 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
 
   await app.register(
     async (api) => {
+      // The API takes JSON (and multipart uploads, registered by the snapshots module): without
+      // this, Fastify's built-in text/plain parser would hand a string to the JSON schemas (400
+      // instead of 415). Signed uploads are outside this scope, with their own raw parser.
+      api.removeContentTypeParser('text/plain');
       api.addHook('onRequest', async (req) => {
         req.caller = await ctx.auth.authenticate(req);
       });

@@ -22,6 +22,23 @@ describe('errors', () => {
     assert.equal(res.body.code, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
+  test('text/plain bodies are 415, not 400, on every JSON route', async () => {
+    const mind = (await s.api('POST', '/minds', { name: 'Plain Text' })).body.mind;
+    const tag = (await s.api('PUT', `/minds/${mind.id}/tags`, { tagNames: ['t'] })).body.mind.tags[0];
+    for (const [method, path] of [['POST', '/minds'], ['PUT', `/minds/${mind.id}`], ['PUT', `/minds/${mind.id}/tags`], ['PUT', `/tags/${tag.id}`], ['POST', '/api-keys']]) {
+      const res = await s.api(method!, path!, '{"name":"x"}', undefined, { 'content-type': 'text/plain' });
+      assert.equal(res.status, 415, `${method} ${path}`);
+      assert.equal(res.body.code, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+    assert.equal((await s.api('GET', `/minds/${mind.id}`)).body.mind.name, 'Plain Text');
+    // Signed uploads (outside the API scope) keep their raw parser: a text/plain transcript goes through.
+    const signed = (await s.api('GET', `/minds/${mind.id}/signed-url?contentType=text/plain&fileName=notes.txt`)).body;
+    const upload = await fetch(signed.signedUrl, { method: 'PUT', body: 'Interviewer: Hello?\nPlain Text: Hello there, how are you today?\n', headers: { 'content-type': 'text/plain' } });
+    assert.equal(upload.status, 200, await upload.clone().text());
+    assert.equal((await upload.json()).artifactId, signed.artifactId);
+    await s.api('DELETE', `/minds/${mind.id}`);
+  });
+
   test('a body over the limit is 413', async () => {
     const res = await s.api('POST', '/minds', { name: 'x', socialMedia: { blob: 'a'.repeat(2 * 1024 * 1024) } });
     assert.equal(res.status, 413);
