@@ -85,6 +85,13 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       // this, Fastify's built-in text/plain parser would hand a string to the JSON schemas (400
       // instead of 415). Signed uploads are outside this scope, with their own raw parser.
       api.removeContentTypeParser('text/plain');
+      // An empty JSON body is no body (curl -X POST with only a content-type, a DELETE from a client
+      // that always sends one): routes whose body is all optional accept it, others answer 400.
+      const parseJson = app.getDefaultJsonParser('error', 'error');
+      api.removeContentTypeParser('application/json');
+      api.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+        body === '' ? done(null, undefined) : parseJson(req, body as string, done),
+      );
       api.addHook('onRequest', async (req) => {
         req.caller = await ctx.auth.authenticate(req);
       });

@@ -3,6 +3,7 @@
  * body every client sees: `{ error, message, code }`. No stack traces or SQL ever leave here.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { pgErrorCode } from '../db/errors.ts';
 
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -75,7 +76,9 @@ export function errorBody(code: ErrorCode, message: string, details?: Record<str
 /** Maps Fastify's own errors (body parsing, validation, limits) onto our codes. */
 function fromFastifyError(err: FastifyError): AppError | null {
   if (err.validation) {
-    const first = err.validation[0];
+    // A value that fits no branch of a union (a tag list given as [1]) reports every branch: name
+    // the deepest one (body.tagNames.0), which points at the offending element.
+    const first = err.validation.reduce((a, b) => ((b.instancePath ?? '').split('/').length > (a.instancePath ?? '').split('/').length ? b : a), err.validation[0]!);
     const where = err.validationContext ?? 'body';
     // "body.scenario.colour": the path to the value, plus the property a missing/unknown-field error names.
     const base = `${where}${(first?.instancePath ?? '').replace(/\//g, '.')}`;
@@ -103,9 +106,19 @@ function fromFastifyError(err: FastifyError): AppError | null {
   return null;
 }
 
+/**
+ * Values PostgreSQL refuses to store (NUL in text, \u0000 in jsonb) are stopped by the validator,
+ * naming the field; any that arrive another way (multipart fields) are still a 400, not a 500.
+ */
+function fromDatabaseError(err: unknown): AppError | null {
+  const code = pgErrorCode(err);
+  if (code === '22021' || code === '22P05') return invalid('A value contains a character that cannot be stored (such as NUL, \\u0000)');
+  return null;
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = err instanceof AppError ? err : fromFastifyError(err as FastifyError);
+    const appError = err instanceof AppError ? err : (fromFastifyError(err as FastifyError) ?? fromDatabaseError(err));
     if (appError) {
       if (appError.code === 'INTERNAL') request.log.error({ err }, 'request failed');
       return reply.status(appError.statusCode).send(errorBody(appError.code, appError.message, appError.details));

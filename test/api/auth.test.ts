@@ -97,6 +97,23 @@ describe('authentication and tenancy', () => {
     assert.match(res.body.message, /expired/);
   });
 
+  test('POST /api-keys needs no body: both fields are optional', async () => {
+    const res = await fetch(`${s.base}/api-keys`, { method: 'POST', headers: { authorization: `Bearer ${s.key}` } });
+    assert.equal(res.status, 200, await res.clone().text());
+    const created = await res.json();
+    assert.match(created.key, /^mp_/);
+    assert.equal(created.apiKey.name, null);
+    assert.equal(created.apiKey.expiresAt, null);
+    // An empty body sent as JSON is no body too.
+    const empty = await s.api('POST', '/api-keys', '');
+    assert.equal(empty.status, 200, JSON.stringify(empty.body));
+    // A body that must have fields still says which one is missing.
+    const mind = await s.api('POST', '/minds', '');
+    assert.equal(mind.status, 400);
+    assert.equal(mind.body.code, 'VALIDATION_FAILED');
+    for (const k of [created.apiKey.id, empty.body.apiKey.id]) assert.equal((await s.api('DELETE', `/api-keys/${k}`)).status, 200);
+  });
+
   test('bad POST /api-keys bodies are 400', async () => {
     assert.equal((await s.api('POST', '/api-keys', { expiresInDays: 0 })).status, 400);
     assert.equal((await s.api('POST', '/api-keys', { expiresInDays: '5' })).status, 400);

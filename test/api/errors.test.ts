@@ -39,6 +39,38 @@ describe('errors', () => {
     await s.api('DELETE', `/minds/${mind.id}`);
   });
 
+  test('a NUL character in any string is 400 naming the field, and changes nothing', async () => {
+    const mind = (await s.api('POST', '/minds', { name: 'Nul Target', tags: 'keep' })).body.mind;
+    const tag = mind.tags[0];
+    const cases: [string, string, unknown, RegExp][] = [
+      ['POST', '/minds', { name: 'a\u0000b' }, /^body\.name /],
+      ['POST', '/minds', { name: 'x', socialMedia: { x: 'a\u0000' } }, /^body\.socialMedia\.x /],
+      ['POST', '/minds', { name: 'x', socialMedia: { nested: [{ deep: '\u0000' }] } }, /^body\.socialMedia\.nested\.0\.deep /],
+      ['POST', '/minds', { name: 'x', socialMedia: { 'k\u0000': 'v' } }, /^body\.socialMedia .*key/],
+      ['POST', '/minds', { name: 'x', tags: ['ok', 'a\u0000'] }, /^body\.tags\.1 /],
+      ['POST', '/minds', { name: 'x', tags: 'a\u0000,b' }, /^body\.tags /],
+      ['PUT', `/minds/${mind.id}`, { name: '\u0000' }, /^body\.name /],
+      ['PUT', `/minds/${mind.id}`, { email: 'a\u0000@example.com' }, /^body\.email /],
+      ['PUT', `/minds/${mind.id}/tags`, { tagNames: ['\u0000'] }, /^body\.tagNames\.0 /],
+      ['PUT', `/tags/${tag.id}`, { name: 'x\u0000' }, /^body\.name /],
+      ['GET', '/minds/search?query=a%00', undefined, /^querystring\.query /],
+      ['GET', '/minds?tagNames=keep,a%00', undefined, /^querystring\.tagNames /],
+      ['POST', '/api-keys', { name: 'ci\u0000' }, /^body\.name /],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const res = await s.api(method, path, body);
+      assert.equal(res.status, 400, `${method} ${path} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+      assert.match(res.body.message, field);
+      assert.match(res.body.message, /NUL/);
+    }
+    const after = (await s.api('GET', `/minds/${mind.id}`)).body.mind;
+    assert.equal(after.name, 'Nul Target');
+    assert.deepEqual(after.tags.map((t: any) => t.name), ['keep']);
+    assert.equal((await s.api('GET', '/minds')).body.minds.length, 1);
+    await s.api('DELETE', `/minds/${mind.id}`);
+  });
+
   test('a body over the limit is 413', async () => {
     const res = await s.api('POST', '/minds', { name: 'x', socialMedia: { blob: 'a'.repeat(2 * 1024 * 1024) } });
     assert.equal(res.status, 413);

@@ -166,6 +166,8 @@ describe('minds', () => {
       [{ name: 'x', socialMedia: 'str' }, /socialMedia/],
       [{ name: 'x', unknownField: 1 }, /unknownField/],
       [{ name: 'x', isSelf: 'true' }, /isSelf/],
+      [{ name: 'x', tags: [1] }, /^body\.tags\.0 must be string/],
+      [{ name: 'x', tags: ['a', 'b', { c: 1 }] }, /^body\.tags\.2 /],
     ];
     for (const [body, field] of cases) {
       const res = await s.api('POST', '/minds', body);
