@@ -17,22 +17,29 @@ export const toTag = (t: TagRow) => ({
   updatedAt: iso(t.updatedAt),
 });
 
+/** Tag names are matched as a comma-separated list (?tagNames=a,b), so a name with a comma could never be found. */
+function assertNoComma(name: string, field: string): void {
+  if (name.includes(',')) throw invalid(`${field} must not contain a comma: tag names are filtered as a comma-separated list`, { field });
+}
+
 /** Parses tag names from "a, b,A" or ["a","b"]: trimmed, de-duplicated without regard to case, first spelling kept. */
 export function parseTagNames(input: string | string[] | undefined, field = 'tags'): string[] {
   if (input === undefined) return [];
   const raw = Array.isArray(input) ? input : input.split(',');
   const seen = new Set<string>();
   const names: string[] = [];
-  for (const part of raw) {
+  for (const [i, part] of raw.entries()) {
     const name = part.trim().replace(/\s+/g, ' ');
+    const at = Array.isArray(input) ? `${field}.${i}` : field;
     if (!name) {
       if (Array.isArray(input) || input.trim() !== '') {
         // "a,,b" or [" "]: a name that is empty after trimming is a mistake worth reporting.
-        throw invalid(`${field} contains an empty tag name`, { field });
+        throw invalid(`${at} contains an empty tag name`, { field: at });
       }
       continue;
     }
-    if (name.length > 100) throw invalid(`${field} has a tag name longer than 100 characters`, { field });
+    if (name.length > 100) throw invalid(`${at} has a tag name longer than 100 characters`, { field: at });
+    assertNoComma(name, at);
     const key = name.toLowerCase();
     if (!seen.has(key)) {
       seen.add(key);
@@ -77,6 +84,7 @@ export async function listTags(db: Db, caller: Caller) {
 export async function renameTag(db: Db, caller: Caller, tagId: string, name: string) {
   const clean = name.trim().replace(/\s+/g, ' ');
   if (!clean) throw invalid('body.name must not be empty', { field: 'body.name' });
+  assertNoComma(clean, 'body.name');
   try {
     return await db.transaction(async (tx) => {
       const [row] = await tx

@@ -48,6 +48,28 @@ describe('tags', () => {
     assert.equal((await s.api('PUT', '/minds/00000000-0000-4000-8000-000000000000/tags', { tagNames: [] })).status, 404);
   });
 
+  test('a comma in a tag name is 400 naming the field (it could never be matched by ?tagNames=)', async () => {
+    const mind = (await s.api('POST', '/minds', { name: 'Comma', tags: ['plain'] })).body.mind;
+    const plain = mind.tags[0];
+    for (const [method, path, body, field] of [
+      ['POST', '/minds', { name: 'Comma 2', tags: ['ok', 'a,b'] }, /^body\.tags\.1 must not contain a comma/],
+      ['PUT', `/minds/${mind.id}`, { tags: ['x,y'] }, /^body\.tags\.0 /],
+      ['PUT', `/minds/${mind.id}/tags`, { tagNames: ['fine', 'not,fine'] }, /^body\.tagNames\.1 /],
+      ['PUT', `/tags/${plain.id}`, { name: 'sales, emea' }, /^body\.name must not contain a comma/],
+    ] as const) {
+      const res = await s.api(method, path, body);
+      assert.equal(res.status, 400, `${method} ${path}`);
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+      assert.match(res.body.message, field);
+    }
+    const after = (await s.api('GET', `/minds/${mind.id}`)).body.mind;
+    assert.deepEqual(after.tags.map((t: any) => t.name), ['plain']);
+    assert.ok((await s.api('GET', '/tags')).body.tags.every((t: any) => !t.name.includes(',')));
+    // The comma-separated string form still splits.
+    assert.deepEqual((await s.api('PUT', `/minds/${mind.id}/tags`, { tagNames: 'a,b' })).body.mind.tags.map((t: any) => t.name), ['a', 'b']);
+    await s.api('DELETE', `/minds/${mind.id}`);
+  });
+
   test('deleting a tag takes it off every mind', async () => {
     const red = (await s.api('GET', '/tags')).body.tags.find((t: any) => t.name === 'red');
     assert.deepEqual((await s.api('DELETE', `/tags/${red.id}`)).body, { success: true });
