@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
 
@@ -38,6 +39,9 @@ export class ConfigError extends Error {
     super(`Invalid ${variable}: ${problem}`);
   }
 }
+
+/** A DNS host name (RFC 1123 labels); whether it resolves is found out when listening. */
+const HOSTNAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -93,6 +97,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('MINDPRINT_SIGNING_SECRET', 'must be at least 32 characters');
   }
   const host = optional(env, 'HOST') ?? '127.0.0.1';
+  if (!isIP(host) && !HOSTNAME.test(host)) {
+    throw new ConfigError('HOST', `expected an IP address (127.0.0.1, 0.0.0.0, ::) or a host name, got "${host}"`);
+  }
   let llm: LlmConfig | null;
   try {
     llm = llmConfigFromEnv(env);

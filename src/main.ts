@@ -6,10 +6,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { createKeyFor, listKeysWithOrg, revokeKey } from './auth/keys.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { migrate, openDatabase, type Database } from './db/client.ts';
-import { DataDirInUseError, readLock } from './db/lock.ts';
+import { acquireLock, DataDirInUseError } from './db/lock.ts';
 import { registerClientCommands } from './cli/index.ts';
 import { MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
-import { runWorker, serve } from './server.ts';
+import { ListenError, runWorker, serve } from './server.ts';
 import { VERSION } from './version.ts';
 
 function config(): Config {
@@ -26,19 +26,32 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** Opens the database for a one-off command; on the embedded database, refuses while a server holds it. */
-async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+/**
+ * Opens the database for a one-off command. On the embedded database the command holds the data
+ * dir's lock while it runs: it refuses while a server holds it, waits while another command does,
+ * and a server started meanwhile waits for it.
+ */
+async function withDatabase<T>(command: string, fn: (database: Database) => Promise<T>): Promise<T> {
   const cfg = config();
+  let release = async () => {};
   if (!cfg.databaseUrl) {
-    const holder = await readLock(cfg.dataDir);
-    if (holder) fail(new DataDirInUseError(holder, cfg.dataDir).message);
+    try {
+      release = await acquireLock(cfg.dataDir, { role: command });
+    } catch (err) {
+      if (err instanceof DataDirInUseError) fail(err.message);
+      throw err;
+    }
   }
-  const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
   try {
-    await migrate(database);
-    return await fn(database);
+    const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
+    try {
+      await migrate(database);
+      return await fn(database);
+    } finally {
+      await database.close();
+    }
   } finally {
-    await database.close();
+    await release();
   }
 }
 
@@ -60,7 +73,7 @@ program
     try {
       server = await serve(config());
     } catch (err) {
-      if (err instanceof DataDirInUseError) fail(err.message);
+      if (err instanceof DataDirInUseError || err instanceof ListenError) fail(err.message);
       throw err;
     }
     const shutdown = (signal: string) => {
@@ -100,7 +113,7 @@ program
   .command('migrate')
   .description('Apply database migrations and exit (serve also applies them at start).')
   .action(async () => {
-    await withDatabase(async (database) => {
+    await withDatabase('migrate', async (database) => {
       process.stdout.write(`Migrations applied (${database.kind}).\n`);
     });
   });
@@ -134,7 +147,7 @@ keys
   .action(async (opts: { org: string; user: string; name?: string; expiresInDays?: number; json?: boolean }) => {
     if (!opts.org.trim()) fail('--org must not be empty');
     if (!/^[^\s@]+@[^\s@]+$/.test(opts.user)) fail('--user must be an email address');
-    const issued = await withDatabase((d) => createKeyFor(d.db, { org: opts.org.trim(), user: opts.user, name: opts.name, expiresInDays: opts.expiresInDays }));
+    const issued = await withDatabase('keys create', (d) => createKeyFor(d.db, { org: opts.org.trim(), user: opts.user, name: opts.name, expiresInDays: opts.expiresInDays }));
     if (opts.json) {
       process.stdout.write(JSON.stringify({ key: issued.key, keyId: issued.keyId, userId: issued.userId, organizationId: issued.organizationId }) + '\n');
     } else {
@@ -150,7 +163,7 @@ keys
   .option('--org <name>', 'only keys of this organization')
   .option('--json', 'print JSON')
   .action(async (opts: { org?: string; json?: boolean }) => {
-    const rows = await withDatabase((d) => listKeysWithOrg(d.db, opts.org));
+    const rows = await withDatabase('keys list', (d) => listKeysWithOrg(d.db, opts.org));
     if (opts.json) {
       process.stdout.write(JSON.stringify(rows) + '\n');
       return;
@@ -173,7 +186,7 @@ keys
   .argument('<keyId>', 'the key id (from `keys list`)')
   .action(async (keyId: string) => {
     if (!/^[0-9a-f-]{36}$/i.test(keyId)) fail('keyId must be a UUID (see `mindprint keys list`)');
-    const revoked = await withDatabase((d) => revokeKey(d.db, keyId));
+    const revoked = await withDatabase('keys revoke', (d) => revokeKey(d.db, keyId));
     if (!revoked) fail(`No API key ${keyId}`);
     process.stdout.write(`Revoked API key ${keyId}.\n`);
   });

@@ -26,18 +26,64 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** The server could not listen: the message names the setting to change (PORT or HOST). */
+export class ListenError extends Error {}
+
+function listenError(err: unknown, config: Config): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${config.host}:${config.port}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new ListenError(`Cannot listen on ${where}: port ${config.port} is already in use. Stop what uses it or set PORT to a free port.`);
+    case 'EACCES':
+      return new ListenError(`Cannot listen on ${where}: port ${config.port} needs privileges this process does not have. Set PORT to 1024 or above.`);
+    case 'EADDRNOTAVAIL':
+      return new ListenError(`Cannot listen on ${where}: ${config.host} is not an address of this machine. Set HOST to one of its addresses (127.0.0.1, 0.0.0.0, ::).`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_FAIL':
+    case 'EAI_NONAME':
+      return new ListenError(`Cannot listen on ${where}: HOST "${config.host}" does not resolve to an address. Set HOST to an address of this machine (127.0.0.1, 0.0.0.0, ::).`);
+  }
+  return new ListenError(`Cannot listen on ${where} (PORT/HOST): ${(err as Error).message}`);
+}
+
 export async function serve(config: Config, opts: ServeOptions = {}): Promise<RunningServer> {
-  const releaseLock = config.databaseUrl || opts.pgliteDump ? async () => {} : await acquireLock(config.dataDir, null);
-  const ctx = await openContext(config, opts);
-  const boot = await bootstrapKey(ctx.db, config.bootstrapKey);
-  const modules = await initModules(ctx);
-  if (config.inProcessWorker) for (const m of modules) await m.startWorkers?.(ctx);
-  const app = await buildApp(ctx, { modules });
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  if (!config.databaseUrl && !opts.pgliteDump) await updateLockUrl(config.dataDir, url);
+  const releaseLock = config.databaseUrl || opts.pgliteDump ? async () => {} : await acquireLock(config.dataDir, { role: 'serve' });
+  let ctx: Awaited<ReturnType<typeof openContext>> | null = null;
+  let app: FastifyInstance | null = null;
+  let modules: Awaited<ReturnType<typeof initModules>> = [];
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= holdingEventLoop(async () => {
+      await app?.close();
+      await ctx?.close();
+      for (const m of modules) await m.close?.();
+      await releaseLock();
+    }));
+  let url: string;
+  let boot: Awaited<ReturnType<typeof bootstrapKey>>;
+  try {
+    ctx = await openContext(config, opts);
+    modules = await initModules(ctx);
+    if (config.inProcessWorker) for (const m of modules) await m.startWorkers?.(ctx);
+    app = await buildApp(ctx, { modules });
+    try {
+      await app.listen({ port: config.port, host: config.host });
+    } catch (err) {
+      throw listenError(err, config);
+    }
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    if (!config.databaseUrl && !opts.pgliteDump) await updateLockUrl(config.dataDir, url);
+    // Only now, once the server is reachable, is a first-start key created and printed: a start
+    // that fails earlier (port in use, bad HOST) leaves no key behind that nobody ever saw.
+    boot = await bootstrapKey(ctx.db, config.bootstrapKey);
+  } catch (err) {
+    await stop().catch(() => {});
+    throw err;
+  }
   if (boot?.generated && opts.printBootstrapKey !== false) {
     // Printed once, on the terminal, never logged: this is the only time the secret is shown.
     process.stdout.write(
@@ -46,15 +92,6 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
     );
   }
   app.log.info({ url: `${url}${config.basePath}`, database: ctx.database.kind, docs: `${url}/docs` }, 'Mindprint is serving');
-
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= holdingEventLoop(async () => {
-      await app.close();
-      await ctx.close();
-      for (const m of modules) await m.close?.();
-      await releaseLock();
-    }));
   return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };
 }
 

@@ -3,7 +3,7 @@
  * `serve`, `worker`, the CLI and the tests all start here, so they cannot drift apart.
  */
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { Authenticator } from './auth/authenticate.ts';
 import { countKeys, createKeyFor, type IssuedKey } from './auth/keys.ts';
 import type { Config } from './config.ts';
@@ -55,9 +55,13 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
  * create a random key. Returns the key when one was generated (the caller prints it once).
  */
 export async function bootstrapKey(db: Db, bootstrapSecret: string | null): Promise<{ issued: IssuedKey; generated: boolean } | null> {
-  if ((await countKeys(db)) > 0) return null;
-  const issued = await createKeyFor(db, { org: 'default', user: 'admin@localhost', name: 'bootstrap', secret: bootstrapSecret ?? undefined });
-  return { issued, generated: !bootstrapSecret };
+  // Replicas starting together on one PostgreSQL database take turns: one creates the key.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('mindprint:bootstrap-key'))`);
+    if ((await countKeys(tx)) > 0) return null;
+    const issued = await createKeyFor(tx, { org: 'default', user: 'admin@localhost', name: 'bootstrap', secret: bootstrapSecret ?? undefined });
+    return { issued, generated: !bootstrapSecret };
+  });
 }
 
 /** A secret shared by every replica through the database (created once, on first use). */

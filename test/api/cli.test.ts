@@ -1,25 +1,30 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
+import { readLock } from '../../src/db/lock.ts';
 import { serve } from '../../src/server.ts';
+import { cli, FIRST_START_KEY, spawnServe } from '../support/cli.ts';
+import { createThrowawayDatabase } from '../support/pg.ts';
 import { onPostgres, startTestServer } from '../support/server.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/mindprint.js', import.meta.url));
-const run = promisify(execFile);
+const NO_STACK = /\n\s+at /;
 
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (err: any) {
-    return { code: err.code as number, stdout: err.stdout as string, stderr: err.stderr as string };
-  }
+/** A fresh data dir (and, with TEST_DATABASE_URL, a fresh PostgreSQL database) for a spawned server. */
+async function freshStore() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-cli-'));
+  const pgDb = onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
+  return {
+    env: { MINDPRINT_DATA_DIR: dataDir, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) } as Record<string, string>,
+    async remove() {
+      await pgDb?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 describe('mindprint CLI', () => {
@@ -35,6 +40,54 @@ describe('mindprint CLI', () => {
     const r = await cli(['migrate'], { PORT: 'eighty' });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /PORT/);
+  });
+
+  test('serve with a bad HOST names HOST and exits 1 without a stack trace', async () => {
+    for (const host of ['not a host!', 'no-such-host.invalid']) {
+      const r = await cli(['serve'], { HOST: host, PORT: '0', MINDPRINT_DATA_DIR: path.join(os.tmpdir(), 'mp-cli-never-created') });
+      assert.equal(r.code, 1, `${host}: ${r.stderr}`);
+      assert.match(r.stderr, /HOST/, host);
+      assert.doesNotMatch(r.stderr, NO_STACK, host);
+      assert.equal(r.stdout, '', 'no key is printed');
+    }
+  });
+
+  test('a port in use names PORT and exits 1; no key is created, so the next start prints one that works', async () => {
+    const store = await freshStore();
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as AddressInfo).port;
+      const failed = await cli(['serve'], { ...store.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' });
+      assert.equal(failed.code, 1, failed.stderr);
+      assert.match(failed.stderr, /PORT/);
+      assert.match(failed.stderr, new RegExp(`${port}.*already in use`));
+      assert.doesNotMatch(failed.stderr, NO_STACK);
+      assert.doesNotMatch(failed.stdout, /mp_/, 'the failed start printed no key');
+
+      const server = spawnServe(store.env);
+      try {
+        const [, key, base] = await server.waitFor(FIRST_START_KEY);
+        const res = await fetch(`${base}/minds`, { headers: { authorization: `Bearer ${key}` } });
+        assert.equal(res.status, 200);
+        const keys = (await (await fetch(`${base}/api-keys`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+        assert.equal(keys.apiKeys.length, 1, 'exactly one key: the printed one');
+        assert.doesNotMatch(server.stderr(), /mp_[A-Za-z0-9_-]{43}/, 'the key is not logged');
+      } finally {
+        assert.equal(await server.stop(), 0);
+      }
+      // A second start finds the key and prints nothing.
+      const again = spawnServe({ ...store.env, LOG_LEVEL: 'info' });
+      try {
+        await again.waitFor(/Mindprint is serving/);
+        assert.doesNotMatch(again.stdout(), /mp_[A-Za-z0-9_-]{43}/);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      blocker.close();
+      await store.remove();
+    }
   });
 
   test('keys create/list/revoke work and are honoured by the server', { skip: !onPostgres() && 'PostgreSQL variant runs with TEST_DATABASE_URL' }, async () => {
@@ -61,6 +114,21 @@ describe('mindprint CLI', () => {
       assert.equal(missing.code, 1);
     } finally {
       await s.close();
+    }
+  });
+
+  test('on the embedded database, key commands started together take turns on the data dir', { skip: onPostgres() && 'embedded-database variant' }, async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-cli-'));
+    const env = { MINDPRINT_DATA_DIR: dataDir };
+    try {
+      const runs = await Promise.all([1, 2, 3].map((i) => cli(['keys', 'create', '--org', 'acme', '--user', `u${i}@acme.test`, '--json'], env)));
+      for (const r of runs) assert.equal(r.code, 0, r.stderr);
+      const listed = await cli(['keys', 'list', '--json'], env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(JSON.parse(listed.stdout).map((k: any) => k.id).sort(), runs.map((r) => JSON.parse(r.stdout).keyId).sort());
+      assert.equal(await readLock(dataDir), null, 'released when done');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 
