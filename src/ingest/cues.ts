@@ -13,6 +13,7 @@ import { UnreadableTranscriptError } from './errors.ts';
 import { decodeEntities } from './text.ts';
 import { cleanLabel, looksLikeLabel } from './labels.ts';
 import { acceptLabels, finish, SINGLE_SPEAKER_LABEL } from './layout.ts';
+import { parseTiming } from './timing.ts';
 
 interface Segment {
   voice?: string;
@@ -23,19 +24,6 @@ interface Cue {
   startMs: number;
   endMs: number;
   segments: Segment[];
-}
-
-const TIME = String.raw`(?:(\d+):)?(\d{1,2}):(\d{2})[.,](\d{1,3})`;
-const TIMING = new RegExp(String.raw`^\s*${TIME}\s*-->\s*${TIME}`);
-
-function toMs(h: string | undefined, m: string, s: string, frac: string): number {
-  return ((Number(h ?? 0) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Math.round(Number(`0.${frac}`) * 1000);
-}
-
-function parseTiming(line: string): { startMs: number; endMs: number } | null {
-  const m = TIMING.exec(line);
-  if (!m) return null;
-  return { startMs: toMs(m[1], m[2]!, m[3]!, m[4]!), endMs: toMs(m[5], m[6]!, m[7]!, m[8]!) };
 }
 
 /**
@@ -78,17 +66,25 @@ export function cueTextSegments(raw: string): Segment[] {
     .filter((s) => s.text.length > 0 || s.voice !== undefined);
 }
 
-/** WebVTT text → cues. Throws if the header is missing. */
+/**
+ * WebVTT text → cues. The header is read leniently (any case, blank lines before it): a file whose
+ * signature is broken but whose cues are clear is still captions to the person who uploads it,
+ * and its timing lines must never end up as speech.
+ */
 export function parseVttCues(text: string): Cue[] {
   const lines = text.split('\n');
-  if (!/^WEBVTT(?:[ \t]|$)/.test(lines[0] ?? '')) throw new UnreadableTranscriptError('The file is not a WebVTT file: it does not start with "WEBVTT"');
-  // The header runs to the first blank line; then blocks are separated by blank lines.
-  let i = 1;
-  while (i < lines.length && lines[i]!.trim() !== '') {
-    // Some files omit the blank line after the header; a timing line still starts a cue.
-    if (lines[i]!.includes('-->')) break;
+  let i = 0;
+  while (i < lines.length && lines[i]!.trim() === '') i++;
+  if (i < lines.length && /^\s*WEBVTT\b/i.test(lines[i]!)) {
+    // The header runs to the first blank line; then blocks are separated by blank lines.
     i++;
+    while (i < lines.length && lines[i]!.trim() !== '') {
+      // Some files omit the blank line after the header; a timing line still starts a cue.
+      if (lines[i]!.includes('-->')) break;
+      i++;
+    }
   }
+  // Without a signature, whatever precedes the first cue is skipped like an unknown block.
   return parseBlocks(lines.slice(i), true);
 }
 
@@ -155,7 +151,7 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
       counts.set(key, e);
     });
   }
-  const accepted = acceptLabels(counts, true);
+  const accepted = acceptCueLabels(counts);
 
   const turns: TranscriptTurn[] = [];
   let speaker: string | undefined;
@@ -182,6 +178,18 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
     }
   }
   return finish(turns, { wrapped: true }, `The ${kindName} file has no text in its cues`);
+}
+
+/**
+ * Which counted prefixes are speakers. In a caption file a cue (or a dialogue dash) is where a
+ * speaker starts, so a prefix there is strong evidence: a name of one to three capitalised words
+ * ("ALICE:", "Dr. Smith:") counts even if it occurs once; longer ones follow the document rules.
+ * Prose-like prefixes ("Note:", "So the answer is:") never got counted (looksLikeLabel).
+ */
+function acceptCueLabels(counts: Map<string, { label: string; n: number }>): Set<string> {
+  const accepted = acceptLabels(counts, true);
+  for (const [key, { label }] of counts) if (label.split(' ').length <= 3) accepted.add(key);
+  return accepted;
 }
 
 /** The text lines of a cue, with the voice of their segment and whether a speaker may start there. */

@@ -17,6 +17,7 @@ import type { Transcript, TranscriptTurn } from './types.ts';
 import { UnreadableTranscriptError } from './errors.ts';
 import { countWords } from './words.ts';
 import { cleanLabel, looksLikeLabel, looksLikePersonOrRole } from './labels.ts';
+import { isTimingLine } from './timing.ts';
 
 export interface LayoutOptions {
   /** Lines are wrapped print lines (PDF): join them with spaces and mend hyphenation. */
@@ -133,6 +134,11 @@ export function linesToTranscript(rawLines: string[], options: LayoutOptions = {
       continue;
     }
     if (options.markdown && MARKDOWN_SKIP.test(line)) {
+      classified.push({ kind: 'skip' });
+      continue;
+    }
+    if (isTimingLine(line)) {
+      // A caption timing line in a text (captions pasted into a document) is never speech.
       classified.push({ kind: 'skip' });
       continue;
     }

@@ -6,6 +6,7 @@ import { open } from 'node:fs/promises';
 import type { FileKind } from './types.ts';
 import { cfbEntryNames, isCfb } from './cfb.ts';
 import { controlCharRatio, isValidUtf8, stripBom, trimIncompleteUtf8Tail } from './text.ts';
+import { looseCaptionKind } from './timing.ts';
 import { readZipDirectory, ZipFormatError } from './zip.ts';
 
 const HEAD_BYTES = 64 * 1024;
@@ -48,7 +49,9 @@ export async function sniffFile(path: string): Promise<FileKind | null> {
     const text = sample.toString('utf8').replace(/\r\n?/g, '\n');
     if (controlCharRatio(text) > MAX_CONTROL_RATIO) return null;
     if (SRT_START.test(text)) return 'srt';
-    return 'txt';
+    // Captions with a broken header (blank line before "WEBVTT", "WEBvtt", junk first) are still
+    // captions: read as text, their timing lines would become speech.
+    return looseCaptionKind(text) ?? 'txt';
   } finally {
     await fh.close();
   }

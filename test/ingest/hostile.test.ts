@@ -98,12 +98,15 @@ test('every WebVTT edge-case file either parses or is refused as unreadable; non
   for (const file of files) {
     const kind = await sniffFile(file);
     if (kind === null) continue;
+    // A file with cue timing lines is captions, whatever its header: never stored as plain text.
+    if (/^\s*(?:\d+:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?\s*-{2,}>/m.test(readFileSync(file, 'utf8'))) assert.equal(kind, 'vtt', `${file} has cues`);
     try {
       const t = await parseTranscriptFile(file, kind);
       assert.ok(t.turns.length > 0);
       for (const turn of t.turns) {
         assert.ok(!turn.text.includes('\u0000'), `${file}: NUL left`);
         assert.doesNotMatch(turn.text, /<\/?[a-z]/i, `${file}: markup left`);
+        assert.doesNotMatch(turn.text, /-->|\bWEBVTT\b/i, `${file}: a header or timing line kept as speech: ${turn.text}`);
       }
       parsed++;
     } catch (err) {
