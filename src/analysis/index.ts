@@ -5,6 +5,7 @@
 import { scoreBigFive } from './big-five.ts';
 import { extractFindings } from './findings.ts';
 import { prepareTurns } from './prepare.ts';
+import { prepareFreshTokenizer, resetTokenizer } from './nlp.ts';
 import { scoreStyleAndEmotion } from './style.ts';
 import { extractTopics } from './topics.ts';
 import type { AnalysisResult, AnalysisTurn } from './types.ts';
@@ -29,7 +30,10 @@ export { MIN_WORDS as BIG_FIVE_MIN_WORDS, LOW_CONFIDENCE_WORDS as BIG_FIVE_LOW_C
  * context: their names are never topics). Synchronous and deterministic.
  */
 export function analyseTurns(turns: AnalysisTurn[]): AnalysisResult {
+  // A pristine tokenizer: what the process analysed before must not change this analysis.
+  resetTokenizer();
   const mind = prepareTurns(turns);
+  prepareFreshTokenizer();
   const mindWords = mind.reduce((s, t) => s + t.words, 0);
   return {
     mindWords,

@@ -5,8 +5,39 @@
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
 
-const nlp = winkNLP(model);
-const its = nlp.its;
+/**
+ * wink-nlp adds every word it has not seen to its lexicon, and the grown lexicon changes how later
+ * text is split (after some text, "else's" stays one token where a fresh instance splits it), so
+ * the same transcript could tokenize differently depending on what the process read before. Each
+ * analysis therefore starts from a pristine instance (`resetTokenizer`, ≈ 70 ms to build; the
+ * next one is built ahead in idle time by `prepareFreshTokenizer`).
+ */
+// The English model's custom-entity loader re-stringifies its module-level JSON on every call, so
+// the n-th instance would hold a string escaped n times (RangeError after ~20): load it once.
+const customEntities: unknown = (model as unknown as { metaCER: () => unknown }).metaCER();
+const reusableModel: typeof model = Object.assign(Object.create(null) as typeof model, model, { metaCER: () => customEntities });
+let nlp = winkNLP(reusableModel);
+let its = nlp.its;
+let used = false;
+let refreshScheduled = false;
+
+/** Start from a pristine tokenizer (no-op when nothing was read since the last reset). */
+export function resetTokenizer(): void {
+  if (!used) return;
+  nlp = winkNLP(reusableModel);
+  its = nlp.its;
+  used = false;
+}
+
+/** Build the next pristine tokenizer when the thread is idle, so the next analysis need not wait. */
+export function prepareFreshTokenizer(): void {
+  if (!used || refreshScheduled) return;
+  refreshScheduled = true;
+  setImmediate(() => {
+    refreshScheduled = false;
+    resetTokenizer();
+  }).unref();
+}
 
 export interface SentenceSpan {
   /** The sentence exactly as written in the turn text (a verbatim substring). */
@@ -42,6 +73,7 @@ export function normaliseQuotes(text: string): string {
 
 export function tokenize(rawText: string): TurnTokens {
   const text = normaliseQuotes(rawText);
+  used = true;
   const doc = nlp.readDoc(text);
   const tokens = doc.tokens();
   const value = tokens.out(its.value) as string[];
