@@ -1,7 +1,10 @@
 /**
- * Big Five scoring with the learned model in models/big-five.json (written by
- * scripts/train-big-five.ts). Score = P(trait above the median | the person's words); percentile
- * = rank of the person's logit among the training texts' logits (the norm corpus).
+ * Big Five scoring with the learned models in models/big-five.json (written by
+ * scripts/train-big-five.ts). Per trait, each data set's logistic model is calibrated on its
+ * held-out (cross-validated) logits and weighted by its held-out skill; the combined value is
+ * centred on the median speaker of a norm corpus of real speech. Score = σ(value), the calibrated
+ * chance that the person is above that median speaker; percentile = rank of the same value among
+ * the norm speeches, so score > 0.5 exactly when percentile > 50. README.md has the formulas.
  */
 import { readFileSync } from 'node:fs';
 import { addCounts, featureVector, featureVectorWithout, type Counts } from './features.ts';
@@ -11,7 +14,7 @@ import { TRAITS, type Trait } from './train/personality-data.ts';
 import type { TrainingConfig, CvResult } from './train/big-five-training.ts';
 import type { PsychometricResult } from './types.ts';
 
-/** One logistic model, trained on one data set. */
+/** One logistic model, trained on one data set, with its calibration. */
 export interface LinearWeights {
   dataset: string;
   features: string[];
@@ -19,21 +22,38 @@ export interface LinearWeights {
   sd: number[];
   weights: number[];
   bias: number;
+  /** Held-out AUC of this data set's model on this trait (k-fold CV). */
+  auc: number;
+  /** max(0, 2·AUC − 1): ranking skill above chance, 0 (none) … 1 (perfect). */
+  skill: number;
+  /** Platt slope on the held-out logits: log-odds of "high" per unit of this model's logit. */
+  slope: number;
+  /** Share of the trait's value from this model: skill / Σ skill. */
+  weight: number;
 }
 
-/** A trait is scored by the mean logit of its per-data-set models (essays, Friends). */
+/**
+ * A trait's value = Σ weight·slope·logit − centre (log-odds that the person is above the median
+ * norm speaker; the intercepts drop out, as they only encode each data set's label balance).
+ */
 export interface BigFiveTraitWeights {
   models: LinearWeights[];
-  /** Quantiles (0, 1, …, 100 %) of the ensemble logit over all training texts: the norm corpus. */
-  normQuantiles: number[];
+  /** Median of Σ weight·slope·logit over the norm speeches. */
+  centre: number;
+  /** Σ weight·skill: the trait model's held-out skill (0 … 1), a factor of every confidence. */
+  skill: number;
+  /** The norm speeches' values, sorted: percentile = interpolated rank among them. */
+  norm: number[];
 }
 
 export interface BigFiveModelFile {
-  version: 1;
+  version: 2;
   description: string;
   config: TrainingConfig;
   training: { dataset: string; rows: number }[];
-  /** k-fold accuracy of each data set's own model on that data set. */
+  /** The norm corpus for percentiles (train/norm-corpus.ts). */
+  normCorpus: { description: string; minWords: number; speeches: { name: string; words: number }[] };
+  /** k-fold accuracy and AUC of each data set's own model on that data set. */
   crossValidation: CvResult[];
   /** Accuracy of the model trained on one data set, tested on all of the other. */
   transfer: { trainedOn: string; testedOn: string; accuracy: Record<Trait, number>; mean: number }[];
@@ -43,7 +63,7 @@ export interface BigFiveModelFile {
 /** Below this many words there is too little text to score; below LOW_CONFIDENCE_WORDS, scores are flagged. */
 export const MIN_WORDS = 100;
 export const LOW_CONFIDENCE_WORDS = 600;
-/** Words at which the Big Five confidence reaches 0.5 (confidence = n / (n + HALF_CONFIDENCE_WORDS)). */
+/** Words at which the amount-of-evidence factor of the confidence reaches 0.5: n / (n + HALF_CONFIDENCE_WORDS). */
 const HALF_CONFIDENCE_WORDS = 600;
 const EVIDENCE_TURNS = 3;
 /** Turns shorter than this are not offered as evidence: too little to read a trait from. */
@@ -56,20 +76,26 @@ export function loadBigFiveModel(): BigFiveModelFile {
   return cached;
 }
 
-function linearLogit(m: LinearWeights, x: Float64Array): number {
+export function linearLogit(m: Pick<LinearWeights, 'weights' | 'mean' | 'sd' | 'bias'>, x: Float64Array): number {
   let s = m.bias;
   for (let j = 0; j < m.weights.length; j++) s += (m.weights[j]! * (x[j]! - m.mean[j]!)) / m.sd[j]!;
   return s;
 }
 
-/** The ensemble logit of a trait for counts `total` (minus `without`, when given). */
-export function traitLogit(t: BigFiveTraitWeights, total: Counts, without?: Counts): number {
+/** Σ weight·slope·logit over a trait's models, before centring. */
+export function uncentredValue(models: LinearWeights[], total: Counts, without?: Counts): number {
   let s = 0;
-  for (const m of t.models) {
+  for (const m of models) {
+    if (m.weight === 0 || m.slope === 0) continue;
     const x = without ? featureVectorWithout(total, without, m.features) : featureVector(total, m.features);
-    s += linearLogit(m, x);
+    s += m.weight * m.slope * linearLogit(m, x);
   }
-  return s / Math.max(1, t.models.length);
+  return s;
+}
+
+/** A trait's calibrated value (log-odds of being above the median norm speaker) for counts `total` (minus `without`). */
+export function traitLogit(t: BigFiveTraitWeights, total: Counts, without?: Counts): number {
+  return uncentredValue(t.models, total, without) - t.centre;
 }
 
 /** Percentile (0–100) of `z` within sorted quantiles, linearly interpolated. */
@@ -87,9 +113,16 @@ export function percentileOf(z: number, quantiles: number[]): number {
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** What the note says about the model behind a trait: held-out skill per data set. */
+function modelNote(t: BigFiveTraitWeights): string {
+  const used = t.models.filter((m) => m.weight > 0);
+  if (used.length === 0) return 'In cross-validation no model ranked held-out texts better than chance on this trait, so the score carries no information (confidence 0).';
+  const parts = used.map((m) => `${m.dataset} ${m.auc.toFixed(2)}`).join(', ');
+  const dropped = t.models.filter((m) => m.weight === 0).map((m) => m.dataset);
+  return `Held-out AUC (chance 0.50): ${parts}${dropped.length ? `; the ${dropped.join(', ')} model is not used (no better than chance on this trait)` : ''}. A weak signal: the score stays near 0.5 by design; the percentile ranks the person among ${t.norm.length} real speakers.`;
+}
+
 export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = loadBigFiveModel()): PsychometricResult[] {
-  const meanAccuracy = (t: Trait): number =>
-    model.crossValidation.reduce((s, cv) => s + cv.accuracy[t], 0) / Math.max(1, model.crossValidation.length);
   if (mindWords < MIN_WORDS) {
     return TRAITS.map((name) => ({
       instrument: 'big_five',
@@ -103,27 +136,29 @@ export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = l
   }
   const total: Counts = new Map();
   for (const t of turns) addCounts(total, t.counts);
-  const confidence = round(mindWords / (mindWords + HALF_CONFIDENCE_WORDS));
+  const evidenceFactor = mindWords / (mindWords + HALF_CONFIDENCE_WORDS);
   return TRAITS.map((name) => {
     const m = model.traits[name];
-    const z = traitLogit(m, total);
+    // Without a model that has held-out skill the value says nothing: the median speaker's.
+    const informative = m.skill > 0;
+    const z = informative ? traitLogit(m, total) : 0;
     const direction = z >= 0 ? 1 : -1;
-    // Evidence: the turns whose removal would move the score furthest back toward the middle,
-    // i.e. the turns that pushed it to where it is.
+    // Evidence: the turns whose removal would move the value furthest back toward the median
+    // speaker, i.e. the turns that pushed it to where it is.
     const pushes = turns
-      .filter((t) => t.words >= MIN_EVIDENCE_WORDS)
+      .filter((t) => informative && t.words >= MIN_EVIDENCE_WORDS)
       .map((t) => ({ t, push: direction * (z - traitLogit(m, total, t.counts)) }))
       .filter((p) => p.push > 0)
       .sort((a, b) => b.push - a.push || a.t.position - b.t.position)
       .slice(0, EVIDENCE_TURNS);
-    const accuracy = meanAccuracy(name);
-    const base = `Estimated from ${mindWords} words; in cross-validation the model labels ${Math.round(accuracy * 100)}% of held-out texts correctly (chance: 50%).`;
+    const base = `Estimated from ${mindWords} words. ${modelNote(m)}`;
     return {
       instrument: 'big_five',
       name,
       score: round(1 / (1 + Math.exp(-z))),
-      percentile: round(percentileOf(z, m.normQuantiles), 1),
-      confidence,
+      percentile: informative ? round(percentileOf(z, m.norm), 1) : 50,
+      // How far to trust it: the amount of the person's speech × the model's held-out skill.
+      confidence: round(evidenceFactor * m.skill),
       evidence: pushes.map(({ t }) => ({
         turnId: t.turn.turnId,
         quote: quoteSentences(t.turn.text, t.tokens.sentences),

@@ -2,12 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { analyseTurns, type AnalysisTurn, type PsychometricResult } from '../../src/analysis/index.ts';
-import { loadBigFiveModel, percentileOf, traitLogit } from '../../src/analysis/big-five.ts';
+import { loadBigFiveModel, percentileOf, scoreBigFive, traitLogit } from '../../src/analysis/big-five.ts';
+import { prepareTurns } from '../../src/analysis/prepare.ts';
 import { countTokens } from '../../src/analysis/features.ts';
 import { tokenize } from '../../src/analysis/nlp.ts';
 import { stratifiedFolds, fitLogistic, logit } from '../../src/analysis/train/logistic.ts';
-import { characterLines, parseCsv, readEssays, readFriends, TRAITS } from '../../src/analysis/train/personality-data.ts';
-import { lex, transcriptTurns } from './transcripts.ts';
+import { characterLines, parseCsv, readEssays, readFriends, TRAITS, type Trait } from '../../src/analysis/train/personality-data.ts';
+import { debate, lenny, lex, transcriptTurns } from './transcripts.ts';
 
 const PERSONALITY = new URL('../../../shared/data/personality/', import.meta.url);
 
@@ -78,14 +79,74 @@ test('personality data: both files parse; Friends keeps only the labelled charac
   assert.ok(!lines.some((l) => l.includes('(entering)')));
 });
 
-test('percentiles are monotonic in the logit and bounded', () => {
-  const q = loadBigFiveModel().traits.openness.normQuantiles;
-  assert.equal(q.length, 101);
-  let last = -1;
-  for (let z = -6; z <= 6; z += 0.25) {
-    const p = percentileOf(z, q);
-    assert.ok(p >= last && p >= 0 && p <= 100);
-    last = p;
+test('percentiles are monotonic in the value and bounded; the median norm speaker is the 50th percentile', () => {
+  const model = loadBigFiveModel();
+  for (const trait of TRAITS) {
+    const norm = model.traits[trait].norm;
+    assert.equal(norm.length, model.normCorpus.speeches.length);
+    assert.ok(norm.length >= 30, `${norm.length} norm speeches`);
+    let last = -1;
+    for (let z = -2; z <= 2; z += 0.01) {
+      const p = percentileOf(z, norm);
+      assert.ok(p >= last && p >= 0 && p <= 100);
+      last = p;
+    }
+    // Centred on the median speaker: value 0 ⇔ score 0.5 ⇔ percentile 50.
+    assert.equal(percentileOf(0, norm), 50);
+  }
+});
+
+test('each model is weighted by its held-out skill; a model ranking held-out texts no better than chance is not used', () => {
+  const model = loadBigFiveModel();
+  for (const trait of TRAITS) {
+    const t = model.traits[trait];
+    const total = t.models.reduce((s, m) => s + m.weight, 0);
+    assert.ok(Math.abs(total - 1) < 1e-3, `${trait}: weights sum to ${total}`);
+    for (const m of t.models) {
+      const cv = model.crossValidation.find((c) => c.dataset === m.dataset)!;
+      assert.equal(m.auc, cv.auc[trait]);
+      if (m.auc <= 0.5) assert.equal(m.weight, 0, `${trait}/${m.dataset}: AUC ${m.auc} but weight ${m.weight}`);
+      else assert.ok(m.weight > 0 && m.slope > 0);
+    }
+    // The trait's skill is the weighted held-out skill, never more than the best model's.
+    assert.ok(t.skill > 0 && t.skill <= Math.max(...t.models.map((m) => m.skill)) + 1e-9);
+  }
+  // Held-out AUC below chance: Friends on conscientiousness; essays on extraversion.
+  assert.equal(model.traits.conscientiousness.models.find((m) => m.dataset === 'friends')!.weight, 0);
+  assert.equal(model.traits.extraversion.models.find((m) => m.dataset === 'essays')!.weight, 0);
+});
+
+test('confidence = amount of speech × the model\'s held-out skill; a model without skill gives confidence 0', async () => {
+  const model = loadBigFiveModel();
+  const rows = bigFive(analyseTurns(await mindSaying(5000)).psychometrics);
+  for (const r of rows) {
+    const skill = model.traits[r.name as Trait].skill;
+    assert.ok(Math.abs(r.confidence - (5000 / 5600) * skill) < 0.002, `${r.name}: ${r.confidence} vs skill ${skill}`);
+    assert.match(r.note ?? '', /AUC/);
+  }
+  // The same words scored by a model whose every data set is at chance: no confidence at all.
+  const blind = structuredClone(model);
+  for (const t of TRAITS) {
+    blind.traits[t].skill = 0;
+    for (const m of blind.traits[t].models) m.weight = 0;
+  }
+  const mind = prepareTurns(await mindSaying(5000));
+  for (const r of scoreBigFive(mind, 5000, blind)) {
+    assert.equal(r.confidence, 0);
+    assert.equal(r.score, 0.5);
+    assert.match(r.note ?? '', /no model ranked held-out texts better than chance/);
+  }
+});
+
+test('score and percentile agree on every real speaker: above the median speaker ⇔ score above 0.5', async () => {
+  for (const [file, speaker] of [[debate('2012-10-03'), 'Barack H Obama'], [lex('393-andrew-huberman.txt'), 'Andrew Huberman'], [lenny('bob-moesta'), 'Bob Moesta']] as const) {
+    for (const r of bigFive(analyseTurns(await transcriptTurns(file, speaker)).psychometrics)) {
+      assert.ok(r.score !== null && r.percentile !== null);
+      assert.ok((r.score - 0.5) * (r.percentile - 50) >= 0, `${speaker} ${r.name}: score ${r.score} but percentile ${r.percentile}`);
+      // A 55–60 %-accurate model cannot honestly be sure of anyone.
+      assert.ok(r.score > 0.3 && r.score < 0.7, `${speaker} ${r.name}: ${r.score}`);
+      assert.ok(r.confidence < 0.25, `${speaker} ${r.name}: confidence ${r.confidence}`);
+    }
   }
 });
 

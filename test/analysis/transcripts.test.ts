@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../../src/analysis/index.ts';
 import { FILLER_PHRASES, STOPWORDS } from '../../src/analysis/lexicons.ts';
 import { GOLDEN, type Golden } from './golden.ts';
-import { counterIds, lex, transcriptTurns } from './transcripts.ts';
+import { counterIds, debate, lex, transcriptTurns } from './transcripts.ts';
 
 const turnsOf = (g: Golden, newId?: () => string): Promise<AnalysisTurn[]> => transcriptTurns(g.file, g.mind, newId);
 
@@ -75,7 +75,9 @@ for (const g of GOLDEN) {
     for (const p of big5) {
       assert.ok(p.score !== null && p.score > 0 && p.score < 1, `${p.name} score ${p.score}`);
       assert.ok(p.percentile !== null && p.percentile >= 0 && p.percentile <= 100);
-      assert.ok(p.confidence > 0.85, `${p.name}: confidence ${p.confidence} for ${result.mindWords} words`);
+      // Confidence = amount of speech (≥ 0.89 at 5k words) × the model's held-out skill (≈ 0.08–0.21).
+      assert.ok(p.confidence > 0.05 && p.confidence < 0.25, `${p.name}: confidence ${p.confidence} for ${result.mindWords} words`);
+      assert.ok((p.score - 0.5) * (p.percentile - 50) >= 0, `${p.name}: score ${p.score} contradicts percentile ${p.percentile}`);
       assert.ok(!/low confidence/i.test(p.note ?? ''));
       assert.ok(p.evidence.length > 0, `${p.name} has no evidence`);
     }
@@ -118,6 +120,15 @@ test('the same transcript gives the same analysis, whatever ids its turns get', 
     const uuids = await turnsOf(g, () => randomUUID());
     assert.deepEqual(byPosition(analyseTurns(uuids), uuids), byPosition(result, turns));
   }
+});
+
+test('what the process analysed before does not change an analysis (the tokenizer starts pristine)', async () => {
+  // wink-nlp grows its lexicon with every unseen word, which changes later splits ("Donald's"):
+  // reading the third 2016 debate in between changed the analysis of the first before the fix.
+  const file = debate('2016-09-26');
+  const first = analyseTurns(await transcriptTurns(file, 'Hillary R Clinton'));
+  for (const speaker of ['Hillary R Clinton', 'Donald J Trump', 'Chris Wallace']) analyseTurns(await transcriptTurns(debate('2016-10-19'), speaker));
+  assert.deepEqual(analyseTurns(await transcriptTurns(file, 'Hillary R Clinton')), first);
 });
 
 test('ties between equally strong turns go to the earlier turn, not the smaller id', () => {

@@ -3,7 +3,7 @@
  * writes the weight file) and bench/analysis.ts (which reports the accuracy).
  */
 import { countTokens, featureVector, FIXED_FEATURES, type Counts } from '../features.ts';
-import { tokenize } from '../nlp.ts';
+import { resetTokenizer, tokenize } from '../nlp.ts';
 import { fitLogistic, logit, stratifiedFolds } from './logistic.ts';
 import { TRAITS, type LabelledText, type Trait } from './personality-data.ts';
 
@@ -38,7 +38,9 @@ export interface Row {
   labels: Record<Trait, number>;
 }
 
+/** A data set's rows, tokenized from a pristine tokenizer (so the rows do not depend on what was read before). */
 export function prepareRows(dataset: string, texts: LabelledText[]): Row[] {
+  resetTokenizer();
   return texts.map((t) => ({ id: t.id, dataset, counts: countTokens(tokenize(t.text)), labels: t.labels }));
 }
 
@@ -113,37 +115,82 @@ export interface CvResult {
   accuracy: Record<Trait, number>;
   /** Share of the majority label per trait: what always guessing the commoner label scores. */
   majority: Record<Trait, number>;
+  /**
+   * Area under the ROC curve of the held-out logits per trait: the chance that a held-out text
+   * labelled high gets a higher logit than one labelled low (0.5 = chance). Unlike accuracy it does
+   * not depend on the threshold or on how unbalanced the labels are.
+   */
+  auc: Record<Trait, number>;
   mean: number;
   majorityMean: number;
+  aucMean: number;
+}
+
+/** AUC by the Mann–Whitney count (ties count half). */
+export function rocAuc(scores: number[], labels: number[]): number {
+  const idx = scores.map((_, i) => i).sort((a, b) => scores[a]! - scores[b]!);
+  let rankSumHigh = 0;
+  let nHigh = 0;
+  for (let i = 0; i < idx.length; ) {
+    let j = i;
+    while (j + 1 < idx.length && scores[idx[j + 1]!] === scores[idx[i]!]) j++;
+    const midRank = (i + j) / 2 + 1;
+    for (let k = i; k <= j; k++) if (labels[idx[k]!]! > 0) {
+      rankSumHigh += midRank;
+      nHigh++;
+    }
+    i = j + 1;
+  }
+  const nLow = scores.length - nHigh;
+  return nHigh && nLow ? (rankSumHigh - (nHigh * (nHigh + 1)) / 2) / (nHigh * nLow) : 0.5;
 }
 
 /**
  * k-fold CV on `target`; each fold's model is trained on the other folds plus all of `extra`
- * (the other data set), mirroring how the shipped model is trained on both.
+ * (the other data set). Also returns every row's held-out logit (for calibration).
  */
-export function crossValidate(target: Row[], extra: Row[], config: TrainingConfig): CvResult {
+export function crossValidateWithLogits(target: Row[], extra: Row[], config: TrainingConfig): { cv: CvResult; heldOut: Record<Trait, number[]> } {
   const accuracy = {} as Record<Trait, number>;
   const majority = {} as Record<Trait, number>;
+  const auc = {} as Record<Trait, number>;
+  const heldOut = {} as Record<Trait, number[]>;
   for (const trait of TRAITS) {
     const y = target.map((r) => r.labels[trait]);
     const folds = stratifiedFolds(y, config.folds, config.seed);
-    let correct = 0;
+    const z = new Array<number>(target.length).fill(0);
     for (let f = 0; f < config.folds; f++) {
       const train = [...target.filter((_, i) => folds[i] !== f), ...extra];
-      const test = target.filter((_, i) => folds[i] === f);
-      const names = featureNames(train, config);
-      const model = fitTrait(train, names, trait, config);
-      for (const r of test) {
-        const predicted = logit(model, featureVector(r.counts, model.features)) > 0 ? 1 : 0;
-        if (predicted === r.labels[trait]) correct++;
-      }
+      const model = fitTrait(train, featureNames(train, config), trait, config);
+      target.forEach((r, i) => {
+        if (folds[i] === f) z[i] = logit(model, featureVector(r.counts, model.features));
+      });
     }
-    accuracy[trait] = correct / target.length;
+    accuracy[trait] = z.filter((v, i) => (v > 0 ? 1 : 0) === y[i]).length / target.length;
+    auc[trait] = rocAuc(z, y);
+    heldOut[trait] = z;
     const ones = y.filter((v) => v === 1).length;
     majority[trait] = Math.max(ones, target.length - ones) / target.length;
   }
   const avg = (r: Record<Trait, number>): number => TRAITS.reduce((s, t) => s + r[t], 0) / TRAITS.length;
-  return { dataset: target[0]?.dataset ?? '', rows: target.length, accuracy, majority, mean: avg(accuracy), majorityMean: avg(majority) };
+  const cv = { dataset: target[0]?.dataset ?? '', rows: target.length, accuracy, majority, auc, mean: avg(accuracy), majorityMean: avg(majority), aucMean: avg(auc) };
+  return { cv, heldOut };
+}
+
+export function crossValidate(target: Row[], extra: Row[], config: TrainingConfig): CvResult {
+  return crossValidateWithLogits(target, extra, config).cv;
+}
+
+/**
+ * Platt scaling without intercept: the slope a of P(high | z) = σ(a·(z − median z) + b) fitted by
+ * maximum likelihood on held-out logits z. It says how much a unit of the model's logit is worth
+ * in real (held-out) evidence; a model without skill gets a ≈ 0. Clipped at 0: a model whose
+ * held-out logits run against the labels says nothing.
+ */
+export function plattSlope(heldOut: number[], labels: number[]): number {
+  const sorted = [...heldOut].sort((a, b) => a - b);
+  const mid = (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
+  const m = fitLogistic(heldOut.map((z) => Float64Array.from([z - mid])), labels, 0, 500);
+  return Math.max(0, m.weights[0]! / m.sd[0]!);
 }
 
 /** Accuracy of models trained on all of `train`, tested on all of `test` (another data set). */

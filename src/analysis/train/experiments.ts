@@ -6,7 +6,7 @@
  * The outer folds are the shipped protocol's (5-fold stratified, same seed).
  */
 import { countTokens, addCounts, DIALOGUE_FEATURES, featureVector, FIXED_FEATURES, type Counts } from '../features.ts';
-import { tokenize } from '../nlp.ts';
+import { resetTokenizer, tokenize } from '../nlp.ts';
 import { stratifiedFolds } from './logistic.ts';
 import { crossValidate, selectVocabulary, type Row, type TrainingConfig } from './big-five-training.ts';
 import { TRAITS, type LabelledText, type Trait } from './personality-data.ts';
@@ -14,6 +14,7 @@ import { fitRidge, linearKernel, predictRidge } from './ridge.ts';
 
 /** Rows whose counts sum the counts of each line (a Friends line is one turn), so dialogue features see turns. */
 export function prepareTurnRows(dataset: string, texts: LabelledText[]): Row[] {
+  resetTokenizer();
   return texts.map((t) => {
     const counts: Counts = new Map();
     for (const line of t.text.split('\n')) if (line.trim()) addCounts(counts, countTokens(tokenize(line)));
