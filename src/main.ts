@@ -5,7 +5,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { createKeyFor, listKeysWithOrg, revokeKey } from './auth/keys.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { migrate, openDatabase, type Database } from './db/client.ts';
+import { DatabaseUnavailableError, migrate, openDatabase, type Database } from './db/client.ts';
 import { acquireLock, DataDirInUseError } from './db/lock.ts';
 import { registerClientCommands } from './cli/index.ts';
 import { MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
@@ -26,6 +26,9 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/** Errors whose message says what to change: printed alone, no stack trace, exit code 1. */
+const EXPECTED = [ConfigError, DataDirInUseError, ListenError, DatabaseUnavailableError, McpConfigError];
+
 /**
  * Opens the database for a one-off command. On the embedded database the command holds the data
  * dir's lock while it runs: it refuses while a server holds it, waits while another command does,
@@ -35,12 +38,7 @@ async function withDatabase<T>(command: string, fn: (database: Database) => Prom
   const cfg = config();
   let release = async () => {};
   if (!cfg.databaseUrl) {
-    try {
-      release = await acquireLock(cfg.dataDir, { role: command });
-    } catch (err) {
-      if (err instanceof DataDirInUseError) fail(err.message);
-      throw err;
-    }
+    release = await acquireLock(cfg.dataDir, { role: command });
   }
   try {
     const database = await openDatabase({ databaseUrl: cfg.databaseUrl, dataDir: cfg.dataDir });
@@ -69,13 +67,7 @@ program
   .command('serve')
   .description('Serve the API (and, on the embedded database, run the job worker in the same process).')
   .action(async () => {
-    let server: Awaited<ReturnType<typeof serve>>;
-    try {
-      server = await serve(config());
-    } catch (err) {
-      if (err instanceof DataDirInUseError || err instanceof ListenError) fail(err.message);
-      throw err;
-    }
+    const server = await serve(config());
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
       server.stop().then(
@@ -124,12 +116,7 @@ program
   .addHelpText('after', `\n${MCP_ENV_HELP}\n`)
   .action(async () => {
     const { runMcpServer } = await import('./mcp/server.ts');
-    try {
-      await runMcpServer();
-    } catch (err) {
-      if (err instanceof McpConfigError) fail(err.message);
-      throw err;
-    }
+    await runMcpServer();
   });
 
 registerClientCommands(program);
@@ -191,4 +178,9 @@ keys
     process.stdout.write(`Revoked API key ${keyId}.\n`);
   });
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (EXPECTED.some((E) => err instanceof E)) fail((err as Error).message);
+  throw err;
+}

@@ -71,9 +71,46 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts);
 }
 
+/** The database cannot be reached; the message names DATABASE_URL (without its password) and the cause. */
+export class DatabaseUnavailableError extends Error {}
+
+/** postgres://user@host:port/db: a database URL safe to print (no password, no query parameters). */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`;
+  } catch {
+    return 'an unparsable URL';
+  }
+}
+
+function connectFailure(err: any, url: string): DatabaseUnavailableError {
+  const causes: any[] = err?.errors?.length ? err.errors : [err];
+  const reason = causes.map((e) => e?.message || e?.code || String(e)).join('; ');
+  const code = causes[0]?.code;
+  const hint =
+    code === 'ECONNREFUSED' ? ' Is PostgreSQL running and listening there?'
+    : code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? ' Check the host name.'
+    : code === '3D000' ? ' Create the database (createdb) or fix its name.'
+    : code === '28P01' || code === '28000' ? ' Check the user name and password.'
+    : '';
+  return new DatabaseUnavailableError(`Cannot connect to the PostgreSQL database of DATABASE_URL (${describeDatabaseUrl(url)}): ${reason}.${hint}`);
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
+  // One connection first, with a time limit: an unreachable or missing database is a clear
+  // start-up error, not a driver stack trace from the first query.
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+  } catch (err) {
+    throw connectFailure(err, url);
+  } finally {
+    await probe.end().catch(() => {});
+  }
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server drops (restart, failover, admin command) must not crash the
   // process: the pool discards it and the next query opens a new one.

@@ -90,6 +90,29 @@ describe('mindprint CLI', () => {
     }
   });
 
+  test('an unreachable or missing PostgreSQL database: a message naming DATABASE_URL and the cause, never the password', async () => {
+    const cases: [string[], string, RegExp][] = [
+      [['migrate'], 'postgres://mindprint:s3cret-pw@127.0.0.1:1/mindprint', /127\.0\.0\.1:1\/mindprint.*ECONNREFUSED/],
+      [['serve'], 'postgres://mindprint:s3cret-pw@127.0.0.1:1/mindprint', /ECONNREFUSED/],
+      [['worker'], 'postgresql://mindprint:s3cret-pw@127.0.0.1:1/mindprint?sslmode=disable', /ECONNREFUSED/],
+      [['keys', 'list'], 'postgres://mindprint:s3cret-pw@127.0.0.1:1/mindprint', /ECONNREFUSED/],
+    ];
+    if (onPostgres()) {
+      const missing = new URL(process.env.TEST_DATABASE_URL!);
+      missing.pathname = '/mp_no_such_database';
+      missing.password = 's3cret-pw';
+      cases.push([['migrate'], missing.toString(), /mp_no_such_database.*does not exist/]);
+    }
+    for (const [args, url, cause] of cases) {
+      const r = await cli(args, { DATABASE_URL: url, PORT: '0' });
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /DATABASE_URL/);
+      assert.match(r.stderr, cause);
+      assert.doesNotMatch(r.stderr + r.stdout, /s3cret-pw/);
+      assert.doesNotMatch(r.stderr, NO_STACK);
+    }
+  });
+
   test('keys create/list/revoke work and are honoured by the server', { skip: !onPostgres() && 'PostgreSQL variant runs with TEST_DATABASE_URL' }, async () => {
     const s = await startTestServer();
     try {
