@@ -45,14 +45,31 @@ export const tmpDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'tmp');
 
 const storageKey = (organizationId: string, mindId: string, artifactId: string) => `org/${organizationId}/mind/${mindId}/${artifactId}`;
 
-/** "2024-05-01" or a full ISO date-time; anything else is a 400. */
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * "2024-05-01" (midnight UTC) or an ISO 8601 date-time; a date-time without a zone is UTC, so the
+ * stored instant does not depend on the server's time zone. A date that is not on the calendar
+ * (2021-02-30, 24:00, a +25:00 offset) is a 400, never moved to a neighbouring day.
+ */
 export function parseMindsetDate(value: string | undefined): Date {
-  if (value === undefined || value === '') return new Date();
-  const ok = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim());
-  const date = new Date(value.trim());
-  if (!ok || Number.isNaN(date.getTime())) {
-    throw invalid('mindsetDate must be an ISO 8601 date (2024-05-01) or date-time (2024-05-01T14:30:00Z)', { field: 'mindsetDate' });
+  if (value === undefined || value.trim() === '') return new Date();
+  const bad = (why: string) => invalid(`mindsetDate ${why}: use an ISO 8601 date (2024-05-01) or date-time (2024-05-01T14:30:00Z; without a zone it is UTC)`, { field: 'mindsetDate' });
+  const m = ISO_DATE_TIME.exec(value.trim());
+  if (!m) throw bad('is not an ISO 8601 date');
+  const [, y, mo, d, h = '00', mi = '00', sec = '00', frac = '', zone = 'Z'] = m;
+  const year = Number(y), month = Number(mo), day = Number(d);
+  const calendar = new Date(Date.UTC(year, month - 1, day));
+  // Date.UTC rolls 2021-02-30 over to 2021-03-02: compare what comes back with what was asked.
+  if (year < 1 || calendar.getUTCFullYear() !== year || calendar.getUTCMonth() !== month - 1 || calendar.getUTCDate() !== day) {
+    throw bad(`${y}-${mo}-${d} is not a calendar date`);
   }
+  if (Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) throw bad(`${h}:${mi}:${sec} is not a time of day`);
+  const offset = /^[+-](\d{2}):?(\d{2})$/.exec(zone);
+  if (offset && (Number(offset[1]) > 23 || Number(offset[2]) > 59)) throw bad(`${zone} is not a time zone offset`);
+  const normalisedZone = offset ? `${zone.slice(0, 3)}:${offset[2]}` : 'Z';
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${sec}${frac.slice(0, 4)}${normalisedZone}`);
+  if (Number.isNaN(date.getTime())) throw bad('is not a valid date');
   return date;
 }
 
