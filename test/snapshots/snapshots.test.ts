@@ -144,6 +144,8 @@ describe('snapshots: upload and processing', () => {
       ['neither file nor artifactId', { mindsetDate: '2020-01-01' }, 400, /file|artifactId/],
       ['both', { file: { bytes: 'WEBVTT\n\n00:00.000 --> 00:01.000\nhi\n', name: 'a.vtt' }, artifactId: '00000000-0000-4000-8000-000000000000' }, 400, /not both/],
       ['bad date', { file: { bytes: 'WEBVTT\n\n00:00.000 --> 00:01.000\nhi\n', name: 'a.vtt' }, mindsetDate: 'last tuesday' }, 400, /mindsetDate/],
+      ['30 February', { file: { bytes: 'WEBVTT\n\n00:00.000 --> 00:01.000\nhi\n', name: 'a.vtt' }, mindsetDate: '2021-02-30' }, 400, /2021-02-30 is not a calendar date/],
+      ['31 April', { file: { bytes: 'WEBVTT\n\n00:00.000 --> 00:01.000\nhi\n', name: 'a.vtt' }, mindsetDate: '2021-04-31T10:00:00Z' }, 400, /not a calendar date/],
       ['unknown artifact', { artifactId: '00000000-0000-4000-8000-000000000000' }, 400, /artifact/],
       ['malformed artifact id', { artifactId: 'nope' }, 400, /artifactId/],
       ['unknown field', { file: { bytes: 'hello there: hi\n', name: 'a.txt' }, colour: 'blue' }, 400, /colour/],
