@@ -1936,7 +1936,7 @@ export interface paths {
         put?: never;
         /**
          * Create a memory bank snapshot
-         * @description multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` (uploaded through a signed URL), and optionally `mindsetDate` (ISO date or date-time, default now), `digitalTwinId` (default twin), `speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413.
+         * @description multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` (uploaded through a signed URL), and optionally `mindsetDate` (ISO 8601 date or date-time, default now; a date is midnight UTC, a date-time without a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), `speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413.
          */
         post: {
             parameters: {
