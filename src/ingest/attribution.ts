@@ -68,6 +68,11 @@ function normaliseLabel(label: string): string {
   return label.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+/** The label among `labels` that `requested` names (ignoring case and spacing), if any. */
+export function findRequestedLabel(labels: readonly string[], requested: string): string | undefined {
+  return labels.find((l) => normaliseLabel(l) === normaliseLabel(requested));
+}
+
 export function attributeSpeaker(transcript: Transcript, opts: AttributeOptions): AttributionResult {
   const stats = new Map<string, { turns: number; words: number; order: number }>();
   for (const turn of transcript.turns) {
@@ -83,7 +88,7 @@ export function attributeSpeaker(transcript: Transcript, opts: AttributeOptions)
   let attribution: Attribution;
   const requested = opts.requestedSpeaker?.trim();
   if (requested) {
-    mindLabel = labels.find((l) => normaliseLabel(l) === normaliseLabel(requested));
+    mindLabel = findRequestedLabel(labels, requested);
     if (mindLabel === undefined) throw new UnknownSpeakerError(requested, labels);
     attribution = 'requested';
   } else {

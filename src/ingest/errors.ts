@@ -3,7 +3,8 @@
  *
  * The job runner decides between "fail the snapshot now" and "retry later" by class:
  * UnreadableTranscriptError means the bytes can never become a transcript, so retrying is
- * pointless; everything else (timeouts, crashed workers, I/O errors) is treated as transient.
+ * pointless; a crashed parser, a closed pool (shutdown) and I/O errors may pass; a timeout may
+ * pass once (see snapshots/pipeline.ts); anything else is a bug and is not retried.
  */
 
 /** The file can never be read as a transcript. `message` is a sentence meant for a person. */
@@ -33,4 +34,9 @@ export class ParseTimeoutError extends Error {
 /** A parser worker died (out of memory, crash) while handling the file. Transient. */
 export class ParserCrashedError extends Error {
   override name = 'ParserCrashedError';
+}
+
+/** The pool was closed (the process is shutting down) before the task finished. Transient. */
+export class ParserPoolClosedError extends Error {
+  override name = 'ParserPoolClosedError';
 }

@@ -4,8 +4,8 @@
  */
 export type { Attribution, FileKind, SpeakerSummary, Transcript, TranscriptTurn } from './types.ts';
 export { sniffFile } from './sniff.ts';
-export { parseTranscriptFile, digestTranscriptFile, warmParserPool, closeParserPool, POOL_SIZE } from './pool.ts';
+export { parseTranscriptFile, digestTranscriptFile, speakerLabels, warmParserPool, closeParserPool, POOL_SIZE, LABEL_SCAN_BUDGET_MS } from './pool.ts';
 export type { ParseOptions } from './parse.ts';
-export { attributeSpeaker, type AttributeOptions, type AttributionResult } from './attribution.ts';
+export { attributeSpeaker, findRequestedLabel, type AttributeOptions, type AttributionResult } from './attribution.ts';
 export { countWords } from './words.ts';
-export { UnreadableTranscriptError, UnknownSpeakerError, ParseTimeoutError, ParserCrashedError } from './errors.ts';
+export { UnreadableTranscriptError, UnknownSpeakerError, ParseTimeoutError, ParserCrashedError, ParserPoolClosedError } from './errors.ts';

@@ -8,13 +8,16 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileKind, Transcript } from './types.ts';
 import type { ParseOptions } from './parse.ts';
-import { ParserCrashedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from './errors.ts';
+import { ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from './errors.ts';
 import type { Digest, DigestRequest } from '../snapshots/digest.ts';
 
-/** `parse` returns a Transcript; `digest` parses, attributes and analyses (snapshots/digest.ts). */
+/**
+ * `parse` returns a Transcript; `labels` only its speaker labels (small to post back); `digest`
+ * parses, attributes and analyses (snapshots/digest.ts).
+ */
 export interface TaskRequest {
   id: number;
-  op: 'parse' | 'digest' | 'warm';
+  op: 'parse' | 'labels' | 'digest' | 'warm';
   path: string;
   kind: FileKind;
   opts: ParseOptions;
@@ -23,11 +26,24 @@ export interface TaskRequest {
 
 export type TaskResponse =
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: { name: string; message: string; labels?: string[] } };
+  | { id: number; ok: false; error: SerializedError };
+
+/** What of an error crosses the thread boundary: enough to rebuild its class and errno code. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  code?: string;
+  labels?: string[];
+}
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Leave a core to the API's event loop (and, embedded, to PGlite) whenever there are two or more. */
 export const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
+/**
+ * How long a request may spend reading a file's speaker labels (a POST with `speaker`), queue
+ * wait included. Past it the request is accepted and the job checks the label instead.
+ */
+export const LABEL_SCAN_BUDGET_MS = 3_000;
 /** Heap cap per worker, so a file that explodes in memory kills its worker, not the process. */
 const WORKER_HEAP_MB = 1024;
 
@@ -51,13 +67,34 @@ class ParserPool {
 
   constructor(private readonly size: number) {}
 
-  run<T>(op: TaskRequest['op'], path: string, kind: FileKind, opts: ParseOptions, digest?: DigestRequest): Promise<T> {
-    if (this.closed) return Promise.reject(new Error('The parser pool is closed'));
+  /** Runs a task; aborting `signal` drops it from the queue, or stops its worker if it started. */
+  run<T>(op: TaskRequest['op'], path: string, kind: FileKind, opts: ParseOptions, digest?: DigestRequest, signal?: AbortSignal): Promise<T> {
+    if (this.closed) return Promise.reject(new ParserPoolClosedError('The parser pool is closed'));
     return new Promise<T>((resolve, reject) => {
       const { timeoutMs = DEFAULT_TIMEOUT_MS, ...rest } = opts;
-      this.queue.push({ id: this.nextId++, op, path, kind, opts: rest, digest, timeoutMs, resolve, reject });
+      const task: Task = { id: this.nextId++, op, path, kind, opts: rest, digest, timeoutMs, resolve, reject };
+      if (signal) {
+        const reason = () => (signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
+        if (signal.aborted) return reject(reason());
+        const onAbort = () => this.cancel(task, reason());
+        signal.addEventListener('abort', onAbort, { once: true });
+        task.resolve = (v) => (signal.removeEventListener('abort', onAbort), resolve(v));
+        task.reject = (e) => (signal.removeEventListener('abort', onAbort), reject(e));
+      }
+      this.queue.push(task);
       this.dispatch();
     });
+  }
+
+  private cancel(task: Task, reason: Error): void {
+    const queued = this.queue.indexOf(task);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      task.reject(reason);
+      return;
+    }
+    const slot = this.slots.find((s) => s.task === task);
+    if (slot) this.fail(slot, reason);
   }
 
   private dispatch(): void {
@@ -115,11 +152,12 @@ class ParserPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const task of this.queue.splice(0)) task.reject(new Error('The parser pool was closed before the file was parsed'));
+    const closed = () => new ParserPoolClosedError('The parser pool was closed before the file was parsed');
+    for (const task of this.queue.splice(0)) task.reject(closed());
     const slots = this.slots.splice(0);
     for (const slot of slots) {
       if (slot.timer) clearTimeout(slot.timer);
-      slot.task?.reject(new Error('The parser pool was closed before the file was parsed'));
+      slot.task?.reject(closed());
     }
     // Idle workers are unref'd; ref them while terminating, or a process with nothing else to do
     // would exit with this promise still pending.
@@ -127,11 +165,13 @@ class ParserPool {
   }
 }
 
-function rebuildError(e: { name: string; message: string; labels?: string[] }): Error {
+function rebuildError(e: SerializedError): Error {
   if (e.name === 'UnreadableTranscriptError') return new UnreadableTranscriptError(e.message);
   if (e.name === 'UnknownSpeakerError') return Object.assign(new UnknownSpeakerError('', e.labels ?? []), { message: e.message });
-  const err = new Error(e.message);
+  const err: Error & { code?: string } = new Error(e.message);
   err.name = e.name;
+  // The errno code (EIO, EMFILE, …) is what tells a passing I/O problem from a bug.
+  if (e.code !== undefined) err.code = e.code;
   return err;
 }
 
@@ -140,6 +180,11 @@ function formatMs(ms: number): string {
 }
 
 let pool: ParserPool | null = null;
+/**
+ * A separate one-thread pool for work a request waits on (reading speaker labels), so it never
+ * queues behind the jobs' parses and digests. Started on first use.
+ */
+let requestPool: ParserPool | null = null;
 
 /**
  * Parses a file (of a kind returned by sniffFile) into a transcript, in a worker thread.
@@ -167,9 +212,26 @@ export function digestTranscriptFile(path: string, kind: FileKind, digest: Diges
   return pool.run<Digest>('digest', path, kind, opts, digest);
 }
 
+/**
+ * The speaker labels of a file, in order of first appearance, for a request to check a `speaker`
+ * field against. Runs on the request pool and gives up after `budgetMs` (queue wait included)
+ * with a ParseTimeoutError, stopping the parse if it had started.
+ */
+export async function speakerLabels(path: string, kind: FileKind, budgetMs: number = LABEL_SCAN_BUDGET_MS): Promise<string[]> {
+  requestPool ??= new ParserPool(1);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ParseTimeoutError(`Reading the speaker labels took longer than ${formatMs(budgetMs)}`)), budgetMs);
+  try {
+    return await requestPool.run<string[]>('labels', path, kind, { timeoutMs: budgetMs }, undefined, controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Terminates the parser workers (shutdown, tests). A later parse starts a fresh pool. */
 export async function closeParserPool(): Promise<void> {
-  const p = pool;
+  const pools = [pool, requestPool];
   pool = null;
-  await p?.close();
+  requestPool = null;
+  await Promise.all(pools.map((p) => p?.close()));
 }

@@ -17,11 +17,14 @@ port.on('message', async (task: TaskRequest) => {
         ? await (await import('../snapshots/digest.ts')).warmUp()
         : task.op === 'digest'
         ? await (await import('../snapshots/digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
+        : task.op === 'labels'
+        ? [...new Set((await parseInThisThread(task.path, task.kind, task.opts)).turns.map((t) => t.speaker))]
         : await parseInThisThread(task.path, task.kind, task.opts);
     response = { id: task.id, ok: true, result };
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
-    response = { id: task.id, ok: false, error: { name: e.name, message: e.message, labels: (e as { labels?: string[] }).labels } };
+    const { code, labels } = e as { code?: unknown; labels?: string[] };
+    response = { id: task.id, ok: false, error: { name: e.name, message: e.message, labels, code: typeof code === 'string' ? code : undefined } };
   }
   port.postMessage(response);
 });

@@ -2,13 +2,19 @@
  * The snapshot job: pending → processing → completed | failed. Parsing, speaker attribution and
  * analysis run in a worker thread (digest.ts); this handler stores the result in one transaction.
  * A re-run (retry after a crash) replaces whatever a previous attempt left, so it is idempotent.
+ * Only failures known to pass are retried (decideFailure); a snapshot whose every attempt was
+ * lost with its worker is failed by the sweeper (sweeper.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../db/schema.ts';
-import { digestTranscriptFile, UnknownSpeakerError, UnreadableTranscriptError } from '../ingest/index.ts';
+import { digestTranscriptFile, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../ingest/index.ts';
 import type { FileKind } from '../ingest/types.ts';
+import { jobLogger, type JobLogger } from '../jobs/log.ts';
 import type { JobContext } from '../jobs/queue.ts';
+import { describeTransient, transientKind } from '../jobs/transient.ts';
+import { ArtifactNotFoundError } from '../storage/index.ts';
 import type { Digest } from './digest.ts';
 
 /** Rows per INSERT: big transcripts are written in a few statements, not one per turn. */
@@ -18,7 +24,7 @@ export interface ProcessSnapshotJob {
   snapshotId: string;
 }
 
-export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob, job: JobContext): Promise<void> {
+export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob, job: JobContext, log: JobLogger = jobLogger(ctx.config)): Promise<void> {
   const { db } = ctx;
   const [row] = await db
     .select({ snapshot: snapshots, mindName: minds.name, storageKey: artifacts.storageKey, kind: artifacts.kind })
@@ -40,13 +46,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
       digestTranscriptFile(file, row.kind as FileKind, { mindName: row.mindName, requestedSpeaker: row.snapshot.requestedSpeaker }),
     );
   } catch (err) {
-    if (err instanceof UnreadableTranscriptError || err instanceof UnknownSpeakerError) {
-      // Input that can never be read fails at once, with the reason; no retry.
-      await fail(ctx, data.snapshotId, err.message);
-      return;
-    }
-    if (job.isLastAttempt) await fail(ctx, data.snapshotId, `Processing failed after ${job.retryCount + 1} attempts: ${(err as Error).message}`);
-    throw err;
+    return onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript');
   }
 
   try {
@@ -54,9 +54,53 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
     ctx.mindCache?.invalidate(row.snapshot.organizationId);
     ctx.database.noteBulkWrite();
   } catch (err) {
-    if (job.isLastAttempt) await fail(ctx, data.snapshotId, `Saving the analysis failed after ${job.retryCount + 1} attempts`);
-    throw err;
+    return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
   }
+}
+
+/** What to do about an error of one attempt. */
+export type FailureDecision =
+  /** The snapshot fails now with this reason; the job is not retried. */
+  | { action: 'fail'; reason: string; internal: boolean }
+  /** The job is retried (the error is rethrown); on the last attempt the snapshot fails with `reason`. */
+  | { action: 'retry'; reason: string };
+
+/**
+ * Sorts an error into "fail now" and "retry": input that can never be read and bugs fail at once
+ * (a bug fails the same way every time); a crashed parser, a shutdown and storage or database
+ * trouble are retried with backoff; a parse that ran out of time is retried once, since a busy
+ * machine can cause it but a file that spins twice will spin again.
+ */
+export function decideFailure(err: unknown, job: Pick<JobContext, 'retryCount'>, step: string, reference: string): FailureDecision {
+  if (err instanceof UnreadableTranscriptError || err instanceof UnknownSpeakerError) return { action: 'fail', reason: err.message, internal: false };
+  if (err instanceof ArtifactNotFoundError) return { action: 'fail', reason: 'The uploaded file is missing from storage; upload it again', internal: false };
+  const attempts = job.retryCount + 1;
+  if (err instanceof ParseTimeoutError) {
+    if (job.retryCount >= 1) return { action: 'fail', reason: `${err.message} (${attempts} attempts); the file may be damaged or too complex to read`, internal: false };
+    return { action: 'retry', reason: err.message };
+  }
+  if (err instanceof ParserCrashedError || err instanceof ParserPoolClosedError) return { action: 'retry', reason: `Processing failed after ${attempts} attempts: ${err.message}` };
+  const kind = transientKind(err);
+  if (kind) return { action: 'retry', reason: `Processing failed after ${attempts} attempts: ${describeTransient(kind)} (reference ${reference})` };
+  return { action: 'fail', reason: `Processing failed: an internal error occurred while ${step} (reference ${reference})`, internal: true };
+}
+
+async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string): Promise<void> {
+  const reference = randomBytes(4).toString('hex');
+  const decision = decideFailure(err, job, step, reference);
+  const fields = { reference, snapshotId, jobId: job.id, attempt: job.retryCount + 1, err };
+  if (decision.action === 'fail') {
+    if (decision.internal) log.error(fields, `snapshot processing failed: internal error while ${step}`);
+    await fail(ctx, snapshotId, decision.reason);
+    return;
+  }
+  if (job.isLastAttempt) {
+    log.error(fields, `snapshot processing failed on its last attempt while ${step}`);
+    await fail(ctx, snapshotId, decision.reason);
+  } else {
+    log.warn(fields, `snapshot processing will be retried: error while ${step}`);
+  }
+  throw err;
 }
 
 async function fail(ctx: AppContext, snapshotId: string, reason: string): Promise<void> {

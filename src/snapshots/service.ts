@@ -12,7 +12,7 @@ import type { Db } from '../db/client.ts';
 import { artifacts, digitalTwins, findings, keyTopics, psychometrics, snapshots, turns } from '../db/schema.ts';
 import { AppError, forbidden, invalid, notFound } from '../http/errors.ts';
 import { iso } from '../http/schemas.ts';
-import { attributeSpeaker, parseTranscriptFile, sniffFile, UnknownSpeakerError } from '../ingest/index.ts';
+import { findRequestedLabel, sniffFile, speakerLabels, UnknownSpeakerError } from '../ingest/index.ts';
 import type { FileKind } from '../ingest/types.ts';
 import { QUEUE } from '../jobs/queues.ts';
 import { assertMindExists, getDefaultTwinId } from '../minds/service.ts';
@@ -95,25 +95,28 @@ async function sniffOrReject(filePath: string): Promise<FileKind> {
   return kind;
 }
 
-/** With an explicit `speaker`, the label must exist: parse now (in a worker) so a typo is a 400, not a failed snapshot. */
-async function checkRequestedSpeaker(filePath: string, kind: FileKind, speaker: string, mindName: string): Promise<void> {
-  let transcript;
+/**
+ * With an explicit `speaker`, the label must exist: read the file's labels now, so a typo is a 400
+ * listing them rather than a failed snapshot. The scan runs on its own parser thread with a short
+ * budget (speakerLabels), so a request never waits behind the jobs' parses; a file that cannot
+ * be read in time (a huge or hostile PDF) or at all is accepted, and the job checks the label.
+ */
+async function checkRequestedSpeaker(filePath: string, kind: FileKind, speaker: string): Promise<void> {
+  let labels: string[];
   try {
-    transcript = await parseTranscriptFile(filePath, kind);
+    labels = await speakerLabels(filePath, kind);
   } catch {
-    return; // unreadable input fails the snapshot with its own reason during processing
+    return; // unreadable → fails in the job with its reason; too slow → the job checks the label
   }
-  try {
-    attributeSpeaker(transcript, { mindName, requestedSpeaker: speaker });
-  } catch (err) {
-    if (err instanceof UnknownSpeakerError) throw invalid(err.message, { field: 'speaker', speakers: err.labels });
-    throw err;
+  if (findRequestedLabel(labels, speaker) === undefined) {
+    const err = new UnknownSpeakerError(speaker, labels);
+    throw invalid(err.message, { field: 'speaker', speakers: labels });
   }
 }
 
 export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: string, form: SnapshotForm): Promise<{ message: string; mindAssessmentId: string; artifactId: string }> {
   const { db, store } = ctx;
-  const mind = await assertMindExists(db, caller, mindId);
+  await assertMindExists(db, caller, mindId);
   const { fields } = form;
   const artifactIdField = fields.artifactId?.trim() || null;
   if (form.file && artifactIdField) throw invalid('Send either a file or an artifactId, not both', { field: 'file' });
@@ -138,7 +141,7 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
   let newArtifact: typeof artifacts.$inferInsert | null = null;
   if (form.file) {
     const kind = await sniffOrReject(form.file.path);
-    if (speaker) await checkRequestedSpeaker(form.file.path, kind, speaker, mind.name);
+    if (speaker) await checkRequestedSpeaker(form.file.path, kind, speaker);
     artifactId = randomUUID();
     const key = storageKey(caller.organizationId, mindId, artifactId);
     const stored = await store.putFile(key, form.file.path, { contentType: CONTENT_TYPE[kind] });
@@ -158,7 +161,7 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
   } else {
     artifactId = artifactIdField!;
     const artifact = await readyArtifact(ctx, caller, mindId, artifactId);
-    if (speaker) await store.withLocalFile(artifact.storageKey, (p) => checkRequestedSpeaker(p, artifact.kind as FileKind, speaker, mind.name));
+    if (speaker) await store.withLocalFile(artifact.storageKey, (p) => checkRequestedSpeaker(p, artifact.kind as FileKind, speaker));
   }
 
   let snapshotId: string;
