@@ -485,12 +485,16 @@ export interface paths {
         };
         /**
          * List minds
-         * @description Newest first. With `tagNames`, only minds carrying any of those tags (case-insensitive).
+         * @description Newest first. With `tagNames`, only minds carrying any of those tags (case-insensitive). All minds unless `limit` is given; `limit` and `offset` page through them.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Comma-separated tag names; minds carrying any of them (case-insensitive) */
+                    /** @description At most this many minds (default: all of them) */
+                    limit?: number;
+                    /** @description Skip this many minds first (with `limit`, for pages) */
+                    offset?: number;
+                    /** @description Comma-separated tag names; minds carrying any of them (case-insensitive). Empty means no filter. */
                     tagNames?: string;
                 };
                 header?: never;
@@ -3759,11 +3763,13 @@ export interface paths {
         };
         /**
          * Search minds
-         * @description Case-insensitive partial match on name, email, slug, tag names and social-media values; exact matches first, then prefixes, then substrings.
+         * @description Case-insensitive partial match on name, email, slug, tag names and social-media values; a query never matches across two of them. Best first: a field equal to the query, then a field starting with it, then any containing it. At most `limit` (default 50, up to 200).
          */
         get: {
             parameters: {
                 query: {
+                    /** @description At most this many minds, best first */
+                    limit?: number;
                     /** @description Matched, case-insensitively and partially, against name, email, slug, tag names and social-media values */
                     query: string;
                 };
@@ -4039,7 +4045,7 @@ export interface paths {
          * Run a simulation
          * @description Answers `scenario.message` the way the person would, from what they really said: the mind's own turns in its completed, linked snapshots (with `snapshotId`, only that snapshot and earlier ones by `mindsetDate`).
          *
-         *     A simulation is a conversation: without `conversationId` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; `selectedSimulationModel` may switch the model).
+         *     A simulation is a conversation: without `conversationId` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; `selectedSimulationModel` switches the model, and the conversation keeps the model chosen last for the turns after). A follow-up ("Why?", "Give me an example.") is answered from the conversation so far, with what its earlier answers did not already quote.
          *
          *     **Three ways to get the answer**
          *     - Default: 200 `{message, simulationId, conversationId, messageId, model, evidence, analysis}`. `evidence` are verbatim quotes of the person's turns the answer rests on; `analysis` is what they would be thinking, feeling, saying and doing. If an LLM provider fails, 502 with `engineCode`, `simulationId` and `messageId` (the stored message is `failed`).
@@ -4048,7 +4054,7 @@ export interface paths {
          *       - `delta` `{text}` — pieces of the answer; concatenated they are the answer;
          *       - `done` `{message, evidence, analysis, model}` — last, once the answer is stored;
          *       - `error` `{error, code}` — last, instead of `done`, when the run failed (the stored message is `failed` with `errors`).
-         *       Closing the connection cancels the generation; the stored message then ends `failed` with code `aborted` (or `completed` if it had finished).
+         *       Closing the connection cancels the generation; the stored message then ends `failed` with code `aborted`, keeping the text streamed so far (or `completed` if it had finished). While it streams, `GET /simulations/{id}` shows the message `streaming` with the text so far (saved about once a second).
          *     - `runInBackground: true`: 200 at once `{message: "Simulation queued", simulationId, conversationId, messageId, status: "pending"}`; a worker produces the answer, and `GET /simulations/{simulationId}` shows the assistant message go from `pending` to `completed` (or `failed` with `errors`).
          *
          *     400 when the message is empty, the mind has no completed, linked snapshot, the conversation is another mind's, or the model is unknown (the message lists the available models). 404 for an unknown mind, snapshot or conversation; 403 for a conversation that is neither yours nor shared with you.
@@ -4095,7 +4101,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description The answer; with `runInBackground`, the queued run; with `stream`, the event stream. */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4167,6 +4173,7 @@ export interface paths {
                             /** @enum {string} */
                             status: "pending";
                         };
+                        "text/event-stream": string;
                     };
                 };
                 /** @description Default Response */
@@ -4382,7 +4389,7 @@ export interface paths {
         };
         /**
          * List simulations
-         * @description Your simulations and those shared with you, newest first. `limit` defaults to 20 (at most 100); `count` is the total.
+         * @description Your simulations and those shared with you, most recently active first: a conversation moves to the top when a message is added to it or an answer completes (`updatedAt`). `limit` defaults to 20 (at most 100); `count` is the total.
          */
         get: {
             parameters: {
@@ -4563,7 +4570,7 @@ export interface paths {
         };
         /**
          * Get a simulation
-         * @description The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending); `errors` is null or a list of `{code, message}`.
+         * @description The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending; while it streams, the text so far, saved about once a second; a failed answer keeps the text produced before the failure); `errors` is null or a list of `{code, message}`; `framework` is the framework that produced the message (`mindprint` for this service's engines).
          */
         get: {
             parameters: {
@@ -4617,7 +4624,7 @@ export interface paths {
                                     }[];
                                     /** @description The model that produced the answer */
                                     model?: string;
-                                    /** @description The message text (for an assistant message: the answer so far, empty while pending) */
+                                    /** @description The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed. */
                                     text: string;
                                 } | null;
                                 /**
@@ -4635,7 +4642,10 @@ export interface paths {
                                     code: string;
                                     message: string;
                                 }[] | null;
-                                /** @example mindprint */
+                                /**
+                                 * @description What produced the message: always `mindprint` (this service and its engines; `content.model` names the model). Other Mind Simulation Service implementations may name theirs (e.g. `react`).
+                                 * @example mindprint
+                                 */
                                 framework: string;
                                 /**
                                  * Format: uuid

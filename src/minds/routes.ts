@@ -13,7 +13,7 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     schema: {
       tags,
       summary: 'List minds',
-      description: 'Newest first. With `tagNames`, only minds carrying any of those tags (case-insensitive).',
+      description: 'Newest first. With `tagNames`, only minds carrying any of those tags (case-insensitive). All minds unless `limit` is given; `limit` and `offset` page through them.',
       querystring: ListMindsQuery,
       response: { 200: Type.Object({ minds: Type.Array(Mind) }), ...errorResponses() },
     },
@@ -33,11 +33,11 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     schema: {
       tags,
       summary: 'Search minds',
-      description: 'Case-insensitive partial match on name, email, slug, tag names and social-media values; exact matches first, then prefixes, then substrings.',
+      description: 'Case-insensitive partial match on name, email, slug, tag names and social-media values; a query never matches across two of them. Best first: a field equal to the query, then a field starting with it, then any containing it. At most `limit` (default 50, up to 200).',
       querystring: SearchMindsQuery,
       response: { 200: Type.Object({ minds: Type.Array(Mind) }), ...errorResponses() },
     },
-  }, async (req) => ({ minds: await minds.searchMinds(db, req.caller, req.query.query) }));
+  }, async (req) => ({ minds: await minds.searchMinds(db, req.caller, req.query) }));
 
   app.get('/minds/:mindId', {
     schema: {

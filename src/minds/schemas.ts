@@ -65,8 +65,12 @@ export type UpdateMindBody = Static<typeof UpdateMindBody>;
 
 export const MindParams = Type.Object({ mindId: Uuid });
 export const ListMindsQuery = Type.Object({
-  tagNames: Type.Optional(Type.String({ description: 'Comma-separated tag names; minds carrying any of them (case-insensitive)', example: 'sales,emea' })),
+  tagNames: Type.Optional(Type.String({ description: 'Comma-separated tag names; minds carrying any of them (case-insensitive). Empty means no filter.', example: 'sales,emea' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'At most this many minds (default: all of them)', example: 100 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Skip this many minds first (with `limit`, for pages)', example: 0 })),
 });
+export const SEARCH_LIMIT = 50;
 export const SearchMindsQuery = Type.Object({
   query: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Matched, case-insensitively and partially, against name, email, slug, tag names and social-media values', example: 'ada' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: SEARCH_LIMIT, description: 'At most this many minds, best first', example: 20 })),
 });

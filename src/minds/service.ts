@@ -10,8 +10,8 @@ import { digitalTwins, minds } from '../db/schema.ts';
 import { invalid, notFound } from '../http/errors.ts';
 import { iso } from '../http/schemas.ts';
 import { ensureTags, parseTagNames, setMindTagIds } from '../tags/service.ts';
-import type { CreateMindBody, DigitalTwin, Mind, UpdateMindBody } from './schemas.ts';
-import { likeEscape, refreshSearchText } from './search.ts';
+import { SEARCH_LIMIT, type CreateMindBody, type DigitalTwin, type Mind, type UpdateMindBody } from './schemas.ts';
+import { refreshSearchText, searchPatterns } from './search.ts';
 import { slugify } from './slug.ts';
 
 /** Called before a mind is deleted, so modules that keep files for it (artifacts) can remove them. */
@@ -39,8 +39,13 @@ interface MindRow {
 /** A timestamptz as ISO 8601 UTC text (what the API returns), formatted by the database. */
 const isoText = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
 /** One statement fetches minds with their tags and counts: no query per mind. */
-function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`): SQL {
+function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`, page: Page = {}): SQL {
   return sql`
     select m.id, m.name, m.slug, m.email, m.image_url as "imageUrl", m.social_media as "socialMedia",
       m.scope, m.is_self as "isSelf", m.organization_id as "organizationId",
@@ -62,6 +67,8 @@ function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`): S
     ) c
     where ${where}
     order by ${orderBy}
+    ${page.limit !== undefined ? sql`limit ${page.limit}` : sql``}
+    ${page.offset ? sql`offset ${page.offset}` : sql``}
   `;
 }
 
@@ -96,8 +103,8 @@ const toTwin = (t: typeof digitalTwins.$inferSelect): DigitalTwin => ({
   updatedAt: iso(t.updatedAt)!,
 });
 
-async function queryMinds(db: Db, where: SQL, orderBy?: SQL): Promise<Mind[]> {
-  return rowsOf<MindRow>(await db.execute(selectMinds(where, orderBy))).map(toMind);
+async function queryMinds(db: Db, where: SQL, orderBy?: SQL, page?: Page): Promise<Mind[]> {
+  return rowsOf<MindRow>(await db.execute(selectMinds(where, orderBy, page))).map(toMind);
 }
 
 export async function getMind(db: Db, caller: Caller, mindId: string): Promise<Mind> {
@@ -116,9 +123,9 @@ export async function assertMindExists(db: Db, caller: Caller, mindId: string): 
   return row;
 }
 
-export async function listMinds(db: Db, caller: Caller, filter: { tagNames?: string }): Promise<Mind[]> {
-  const names = filter.tagNames !== undefined ? parseTagNames(filter.tagNames.split(',').filter((s) => s.trim()), 'tagNames') : [];
-  if (filter.tagNames !== undefined && names.length === 0) throw invalid('querystring.tagNames must name at least one tag', { field: 'querystring.tagNames' });
+/** Newest first; with tag names, the minds carrying any of them. An empty `tagNames` is no filter. */
+export async function listMinds(db: Db, caller: Caller, filter: { tagNames?: string } & Page): Promise<Mind[]> {
+  const names = filter.tagNames !== undefined ? parseTagNames(filter.tagNames.split(',').filter((s) => s.trim()), 'querystring.tagNames') : [];
   let where = sql`m.organization_id = ${caller.organizationId}`;
   if (names.length) {
     const lower = sql.join(names.map((n) => sql`${n.toLowerCase()}`), sql`, `);
@@ -126,24 +133,24 @@ export async function listMinds(db: Db, caller: Caller, filter: { tagNames?: str
       select 1 from mind_tags mt join tags t on t.id = mt.tag_id
       where mt.mind_id = m.id and lower(t.name) in (${lower}))`;
   }
-  return queryMinds(db, where);
+  return queryMinds(db, where, undefined, filter);
 }
 
-export async function searchMinds(db: Db, caller: Caller, query: string): Promise<Mind[]> {
-  const q = query.trim().toLowerCase();
+/**
+ * Case-insensitive partial match on name, email, slug, tag names and social-media values, through
+ * the trigram index on search_text. Best first: a field equal to the query, then a field starting
+ * with it, then any containing it; within each, by name.
+ */
+export async function searchMinds(db: Db, caller: Caller, query: { query: string; limit?: number }): Promise<Mind[]> {
+  // Control characters are no one's search; removing them keeps the field separator out of the query.
+  const q = [...query.query].filter((c) => c > '\u001f' && c !== '\u007f').join('').trim().toLowerCase();
   if (!q) throw invalid('querystring.query must not be empty', { field: 'querystring.query' });
-  const pattern = `%${likeEscape(q)}%`;
-  const prefix = `${likeEscape(q)}%`;
-  // Best matches first: an exact name/email/slug/tag, then a prefix, then anything containing it.
-  const rank = sql`case
-    when lower(m.name) = ${q} or lower(m.email) = ${q} or m.slug = ${q}
-      or exists (select 1 from mind_tags mt join tags t on t.id = mt.tag_id where mt.mind_id = m.id and lower(t.name) = ${q}) then 0
-    when lower(m.name) like ${prefix} or lower(m.email) like ${prefix} or m.slug like ${prefix} then 1
-    else 2 end`;
+  const p = searchPatterns(q);
   return queryMinds(
     db,
-    sql`m.organization_id = ${caller.organizationId} and m.search_text like ${pattern}`,
-    sql`${rank}, lower(m.name), m.created_at desc`,
+    sql`m.organization_id = ${caller.organizationId} and m.search_text like ${p.substring}`,
+    sql`case when m.search_text like ${p.exact} then 0 when m.search_text like ${p.prefix} then 1 else 2 end, lower(m.name), m.created_at desc`,
+    { limit: query.limit ?? SEARCH_LIMIT },
   );
 }
 

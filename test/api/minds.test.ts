@@ -132,6 +132,62 @@ describe('minds', () => {
     assert.deepEqual((await s.api('GET', '/minds/search?query=100%25')).body.minds, []);
   });
 
+  test('search never matches across two fields; tags and social values rank like names', async () => {
+    const ada = (await s.api('GET', '/minds/search?query=ada%20lovelace')).body.minds;
+    assert.deepEqual(ada.map((m: any) => m.name), ['Ada Lovelace']);
+    // "ada lovelace ada-lovelace" used to be one string: name + slug gave "lovelace ada".
+    assert.deepEqual((await s.api('GET', '/minds/search?query=lovelace%20ada')).body.minds, []);
+    const colours = (await s.api('POST', '/minds', { name: 'Colour Person', tags: ['crimson', 'teal'], socialMedia: { github: 'octo', x: 'zz' } })).body.mind;
+    assert.deepEqual((await s.api('GET', '/minds/search?query=crimson%20teal')).body.minds, []);
+    assert.deepEqual((await s.api('GET', '/minds/search?query=octo%20zz')).body.minds, []);
+    // A separator smuggled into the query is ignored, not matched.
+    assert.deepEqual((await s.api('GET', '/minds/search?query=crimson%1Fteal')).body.minds, []);
+    assert.equal((await s.api('GET', '/minds/search?query=%1F')).status, 400);
+    const octopus = (await s.api('POST', '/minds', { name: 'Octopus Crimsonfield' })).body.mind;
+    // Exact tag / social value beats a name that only starts with the query.
+    assert.deepEqual((await s.api('GET', '/minds/search?query=crimson')).body.minds.map((m: any) => m.name), ['Colour Person', 'Octopus Crimsonfield']);
+    assert.deepEqual((await s.api('GET', '/minds/search?query=octo')).body.minds.map((m: any) => m.name), ['Colour Person', 'Octopus Crimsonfield']);
+    // A tag or social value that starts with the query beats a mere substring.
+    const deep = (await s.api('POST', '/minds', { name: 'Deep Tealwater' })).body.mind;
+    const tealish = (await s.api('POST', '/minds', { name: 'Zed', tags: ['tealish'] })).body.mind;
+    assert.deepEqual((await s.api('GET', '/minds/search?query=teal')).body.minds.map((m: any) => m.name), ['Colour Person', 'Zed', 'Deep Tealwater']);
+    for (const m of [colours, octopus, deep, tealish]) await s.api('DELETE', `/minds/${m.id}`);
+  });
+
+  test('search returns at most `limit` minds (default 50, up to 200); list pages with limit/offset', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 55; i++) ids.push((await s.api('POST', '/minds', { name: `Limit Person ${String(i).padStart(2, '0')}` })).body.mind.id);
+    try {
+      assert.equal((await s.api('GET', '/minds/search?query=limit%20person')).body.minds.length, 50);
+      assert.equal((await s.api('GET', '/minds/search?query=limit%20person&limit=200')).body.minds.length, 55);
+      const two = (await s.api('GET', '/minds/search?query=limit%20person&limit=2')).body.minds;
+      assert.deepEqual(two.map((m: any) => m.name), ['Limit Person 00', 'Limit Person 01']);
+      for (const bad of ['0', '201', 'x', '1.5']) {
+        const res = await s.api('GET', `/minds/search?query=limit&limit=${bad}`);
+        assert.equal(res.status, 400, bad);
+        assert.match(res.body.message, /querystring\.limit/);
+      }
+      const all = (await s.api('GET', '/minds')).body.minds.map((m: any) => m.id);
+      assert.ok(all.length >= 55, 'no limit by default');
+      const page = (await s.api('GET', '/minds?limit=5&offset=3')).body.minds.map((m: any) => m.id);
+      assert.deepEqual(page, all.slice(3, 8));
+      assert.deepEqual((await s.api('GET', `/minds?offset=${all.length}`)).body.minds, []);
+      assert.equal((await s.api('GET', '/minds?limit=0')).status, 400);
+      assert.equal((await s.api('GET', '/minds?offset=-1')).status, 400);
+    } finally {
+      for (const id of ids) await s.api('DELETE', `/minds/${id}`);
+    }
+  });
+
+  test('an empty ?tagNames= is no filter', async () => {
+    const all = (await s.api('GET', '/minds')).body.minds;
+    for (const q of ['?tagNames=', '?tagNames=%20', '?tagNames=,,']) {
+      const res = await s.api('GET', `/minds${q}`);
+      assert.equal(res.status, 200, q);
+      assert.equal(res.body.minds.length, all.length, q);
+    }
+  });
+
   test('search is served by the trigram index, not a scan', async () => {
     const { sql } = await import('drizzle-orm');
     const db = s.ctx.db;
