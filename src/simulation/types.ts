@@ -32,6 +32,8 @@ export interface PersonaCard {
 export interface ConversationMessage {
   role: 'user' | 'assistant';
   text: string;
+  /** For an earlier answer: the turns it quoted, so a follow-up can say something new. */
+  evidence?: Evidence[];
 }
 
 export interface Evidence {
@@ -58,6 +60,11 @@ export interface EngineInput {
   /** Candidate memory, already restricted to linked snapshots as of the requested date. */
   memory: MemoryTurn[];
   persona: PersonaCard;
+  /**
+   * Names of the other speakers in the mind's transcripts (interviewers, moderators, opponents):
+   * a sentence addressed to one of them ("Jim, if I can just respond") belonged to that setting.
+   */
+  otherSpeakers?: string[];
   signal?: AbortSignal;
 }
 

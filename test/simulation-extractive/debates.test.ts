@@ -78,7 +78,10 @@ test('asked about something he never discussed, he says so', async () => {
 test('the search terms select the turns the engine then ranks first', async () => {
   const message = 'How will you bring manufacturing jobs back from China?';
   const terms = extractSearchTerms(message, []);
-  assert.deepEqual(terms, ['bring', 'manufacturing', 'jobs', 'china']);
+  // The noun phrases first ("bring" is a verb here), then the phrase's words written as one, then
+  // the two-word readings of the long word a transcript might write apart.
+  assert.deepEqual(terms.slice(0, 5), ['manufacturing', 'jobs', 'china', 'bring', 'manufacturingjobs']);
+  assert.ok(terms.slice(5).every((t) => /^manu?\w* \w+$/.test(t)), terms.join(' | '));
   const r = await engine.generate({ mindName: 'W Mitt Romney', message, history: [], memory: romney, persona: persona('W Mitt Romney') });
   assert.match(r.evidence[0]!.quote, /China|manufactur|jobs/);
 });

@@ -1,28 +1,53 @@
 /**
  * Composing the answer from the person's own sentences. Nothing is paraphrased or invented:
  * the answer is a selection of sentences from the best-ranked turns, trimmed to the ones that
- * bear on the question, about as long as the person usually speaks.
+ * bear on the question, about as long as the person usually speaks, and read as a reply:
+ *  - it opens with the most relevant sentence; a sentence naming nothing asked about is only
+ *    admitted right after a relevant one of the same turn (as its continuation);
+ *  - sentences that belonged to their original setting are left out: addressed to someone
+ *    there ("Jim, if I can just respond"), taking the floor, cut off ("you did not-"), too
+ *    short to stand alone, or with a quotation left open;
+ *  - what the conversation already quoted is not said again; a follow-up ("why?", "say more",
+ *    "give me an example") prefers what came right after it, reasons, or examples.
  */
-import type { MemoryTurn, PersonaCard } from '../types.ts';
-import type { QueryTerm } from './query.ts';
+import type { Evidence, MemoryTurn, PersonaCard } from '../types.ts';
+import type { FollowUpKind, QueryTerm } from './query.ts';
 import type { RankedTurn } from './rank.ts';
-import { contentStems, sentences, words, type SentenceSpan } from './text.ts';
+import { contentStems, quoteRoles, quotesBalanced, sentences, words, type SentenceSpan } from './text.ts';
 
-/** Turns scoring below this share of the best one are not drawn from. */
+/** Turns scoring below this share of the best usable one are not drawn from. */
 const MIN_RELATIVE_TURN_SCORE = 0.3;
 /** At most this many turns contribute sentences. */
 const MAX_SOURCE_TURNS = 5;
+/** How deep in the ranking turns with something left to say are looked for. */
+const SCAN_DEPTH = 40;
 /** Weight of a sentence's own relevance against its turn's. */
 const SENTENCE_RELEVANCE_WEIGHT = 0.6;
-/** Share of its turn's score kept by a sentence that contains no query term. */
-const OFF_TOPIC_FACTOR = 0.5;
 /** People tend to lead with their point: the first sentence of a turn gets a small bonus. */
 const LEAD_BONUS = 0.1;
+/** A turn the conversation already quoted counts this share of its score for a new question. */
+const CITED_TURN_FACTOR = 0.5;
+/** Follow-ups: what came right after the quoted sentences, reasons for "why", examples for "example". */
+const NEXT_SENTENCE_BONUS = 0.5;
+const NEAR_SENTENCE_BONUS = 0.25;
+const REASON_BONUS = 0.5;
+const EXAMPLE_BONUS = 0.6;
+const SPECIFICS_BONUS = 0.2;
+/** Relevance the first sentences of a turn take from the question it answered (its context). */
+const ANSWER_OPENING = [0.5, 0.25];
+/** Turns beyond the usual sources an example may come from. */
+const MAX_EXAMPLE_TURNS = 3;
+/** Continuations (sentences right after a chosen one) fill the answer up to this share of the budget. */
+const CONTINUATION_FILL = 0.85;
 /** Answer length bounds, in words, whatever the person's habits. */
 const MIN_BUDGET = 12;
 const MAX_BUDGET = 400;
 /** A sentence may overshoot the remaining budget by this factor and still be taken. */
 const OVERSHOOT = 1.5;
+/** A sentence shorter than this (words) rarely stands on its own ("No, no, no."). */
+const MIN_SENTENCE_WORDS = 4;
+/** Two sentences sharing this much of the smaller one's vocabulary say the same thing. */
+const SAME_THING = 0.8;
 
 /** One sentence chosen for the answer. */
 export interface UsedSentence {
@@ -30,6 +55,8 @@ export interface UsedSentence {
   span: SentenceSpan;
   /** Position of the sentence in its turn. */
   index: number;
+  /** Its relevance to the question (idf-weighted query terms it contains); 0 for a continuation. */
+  relevance: number;
 }
 
 export interface Composition {
@@ -73,72 +100,338 @@ export function wordBudget(persona: PersonaCard, memory: readonly MemoryTurn[], 
   return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, raw)));
 }
 
+// ───────────── sentences that belonged to their setting ─────────────
+
+/** Titles by which debaters and guests address each other ("Governor Romney", "Mr. Trump"). */
+const TITLES = 'Governor|Senator|Secretary|President|Vice President|Congressman|Congresswoman|Mr\\.?|Mrs\\.?|Ms\\.?|Dr\\.?|Professor|General|Mayor|Madam|Madame|Sir';
+/** Speaker labels that are roles, not names one would be addressed by. */
+const NOT_A_NAME = /^(speaker|interviewer|host|moderator|audience|question|questioner|unknown|participant|guest|male|female|voice|narrator|announcer|crosstalk|both|all|and|the|of)$/i;
+
+/**
+ * Recognises sentences addressed to someone in the original setting: a name of another speaker
+ * (or a title and a name) set off by commas at the start, the end or inside the sentence
+ * ("Jim, if I can just respond…", "…for everybody, Candy.", "Candy?").
+ */
+export class Addressees {
+  private readonly pattern: RegExp;
+
+  constructor(otherSpeakers: readonly string[] = [], ownName = '') {
+    const own = new Set(ownName.split(/\s+/).map((w) => w.toLowerCase()));
+    const names = new Set<string>();
+    for (const label of otherSpeakers) {
+      for (const w of label.split(/[\s,]+/)) {
+        const clean = w.replace(/[^\p{L}'.-]/gu, '');
+        if (clean.length < 2 || !/^\p{Lu}/u.test(clean) || NOT_A_NAME.test(clean) || own.has(clean.toLowerCase()) || /^\p{Lu}\.?$/u.test(clean)) continue;
+        names.add(clean.replace(/\.$/, ''));
+      }
+    }
+    const escaped = [...names].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    const person = `(?:(?:${TITLES})\\s+\\p{Lu}[\\p{L}'-]+${escaped.length ? `|(?:${escaped.join('|')})(?:\\s+\\p{Lu}[\\p{L}'-]+)?` : ''})`;
+    const openers = ['well', 'and', 'but', 'so', 'now', 'look', 'listen', 'oh', 'yes', 'no', 'okay', 'ok', 'again'].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`);
+    const lead = `(?:(?:${openers.join('|')}),?\\s+)*`;
+    const bareTitle = `(?:${TITLES}|Mr\\.? President|Madam President)`;
+    this.pattern = new RegExp(
+      [
+        `^["'\u201C]?${lead}${person}\\s*(?:,|\\s[-\u2013\u2014]|[.?!]+["'\u201D]?$)`, // "Jim, …", "Candy?"
+        `,\\s*(?:${person}|${bareTitle})\\s*[.?!,;]*["'\u201D\u2019]?$`, // "…, Candy."
+        `,\\s*(?:${person}|${bareTitle})\\s*,`, // "And, Jim, I think…", "the way you described, Governor, then…"
+        ...(escaped.length ? [`\\b(?:${escaped.join('|')})\\s+[-\u2013\u2014]\\s`] : []), // "either Candy - this blows up…"
+      ].join('|'),
+      'u',
+    );
+  }
+
+  addressed(sentence: string): boolean {
+    return this.pattern.test(sentence.trim());
+  }
+}
+
+/** Taking or holding the floor in a debate or an interview: about the exchange, not the topic. */
+const FLOOR_TAKING =
+  /\b(let me (just )?(respond|finish|interrupt|jump in|get in)|if I (can|could|may|might) (just )?(respond|finish|interrupt|add|jump in|get in|comment|follow up)|I (just )?(need|want|have) to (comment|respond) (on|to) (this|that)|(can|could|may) I (just )?(respond|finish|jump in|interrupt|follow up)|excuse me|you'll get your (chance|turn)|I('m| am) (still )?(talking|speaking)|wait a minute|hold on a (second|minute)|you('ll| will) have (a|your) chance|(am I|are we) (still )?(on|live)|next question)\b/i;
+/** Cut off mid-sentence by the transcript: ends in a dash. */
+const CUT_OFF = /(?:-|\u2013|\u2014)\s*["'\u201D\u2019)]*\s*$/;
+const QUOTE_CHAR = /^["\u201C\u201D]$/;
+
+/**
+ * The span of `s` as it may appear in an answer, or null when it should not: it belonged to its
+ * setting, was cut off, is too short to stand alone, or leaves a quotation open. A stray quote
+ * mark at its very start or end is trimmed off (the span stays an exact substring).
+ */
+export function usableSpan(s: SentenceSpan, addressees: Addressees): SentenceSpan | null {
+  let span = s;
+  if (!quotesBalanced(span.text)) {
+    // A quotation opened in the sentence before, or closed in the next: the stray mark goes.
+    const roles = quoteRoles(span.text);
+    if (roles[0]?.at === 0 && roles[0].role === 'open' && QUOTE_CHAR.test(span.text[0]!)) span = trimmed(span, 1, 0);
+    else if (roles.at(-1)?.role === 'close' && QUOTE_CHAR.test(span.text.at(-1)!)) span = trimmed(span, 0, 1);
+    if (!quotesBalanced(span.text)) return null;
+  }
+  const text = span.text;
+  if (CUT_OFF.test(text)) return null;
+  if (words(text).length < MIN_SENTENCE_WORDS) return null;
+  if (addressees.addressed(text) || FLOOR_TAKING.test(text)) return null;
+  return span;
+}
+
+function trimmed(s: SentenceSpan, head: number, tail: number): SentenceSpan {
+  let start = s.start + head;
+  let end = s.end - tail;
+  const text = s.text.slice(head, s.text.length - tail);
+  const lead = text.length - text.trimStart().length;
+  const trail = text.length - text.trimEnd().length;
+  start += lead;
+  end -= trail;
+  return { start, end, text: text.trim() };
+}
+
+// ───────────── what the conversation already said ─────────────
+
+/** What earlier answers of the conversation quoted: their spans by turn, and their vocabularies. */
+export class AlreadySaid {
+  private readonly spans = new Map<string, [number, number][]>();
+  private readonly vocabularies: Set<string>[] = [];
+  readonly citedTurns = new Set<string>();
+
+  constructor(evidence: readonly Evidence[], memory: readonly MemoryTurn[]) {
+    const byId = new Map(memory.map((t) => [t.turnId, t]));
+    for (const e of evidence) {
+      this.citedTurns.add(e.turnId);
+      for (const s of sentences(e.quote)) {
+        const v = new Set(contentStems(s.text));
+        if (v.size > 0) this.vocabularies.push(v);
+      }
+      const turn = byId.get(e.turnId);
+      const at = turn ? turn.text.indexOf(e.quote) : -1;
+      if (at < 0) continue;
+      const list = this.spans.get(e.turnId) ?? [];
+      list.push([at, at + e.quote.length]);
+      this.spans.set(e.turnId, list);
+    }
+  }
+
+  get empty(): boolean {
+    return this.citedTurns.size === 0;
+  }
+
+  /** Whether this sentence of `turn` was quoted, or says what a quoted sentence said. */
+  said(turn: MemoryTurn, span: SentenceSpan, vocab: ReadonlySet<string>): boolean {
+    const ranges = this.spans.get(turn.turnId);
+    if (ranges?.some(([a, b]) => span.start < b && span.end > a)) return true;
+    return this.vocabularies.some((v) => overlap(v, vocab) >= SAME_THING);
+  }
+
+  /** How near (in sentences) this sentence follows or precedes a quoted one of its turn: 1 = right after. */
+  distance(turn: MemoryTurn, index: number, spans: readonly SentenceSpan[]): number | null {
+    const ranges = this.spans.get(turn.turnId);
+    if (!ranges) return null;
+    let best: number | null = null;
+    spans.forEach((s, i) => {
+      if (!ranges.some(([a, b]) => s.start < b && s.end > a)) return;
+      const d = index > i ? index - i : i - index + 1; // after counts before before
+      if (best === null || d < best) best = d;
+    });
+    return best;
+  }
+}
+
+// ───────────── choosing and laying out sentences ─────────────
+
+const REASON = /\b(because|the reason|that's why|that is why|which is why|so that|in order to|since|the point is|the idea is|what that means|the problem is|the key is|makes me|helps me|I love|I enjoy|I care about)\b/i;
+const EXAMPLE = /\b(for example|for instance|e\.g\.|such as|example (is|of|would be)|(simple|good|great|classic|perfect|another|one) example|like when|take (a|the)\b|let me give you|I remember|I met|I saw|I talked to|I was (at|in|talking)|when I was|one time|there was a|there's a (guy|woman|man|company|story)|a story|case in point|last (week|month|year)|the other day)\b/i;
+const SPECIFICS = /\d|\b(?!I\b)\p{Lu}\p{Ll}+\b/u;
+
+export interface ComposeInput {
+  ranked: readonly RankedTurn[];
+  query: readonly QueryTerm[];
+  idf: ReadonlyMap<string, number>;
+  budget: number;
+  addressees: Addressees;
+  saidBefore: AlreadySaid;
+  /** The kind of follow-up, when the message leans on the conversation. */
+  followUp: FollowUpKind | null;
+  /** Stems whose matches count only in sentences where they are the person's own ("my mother"). */
+  ownOnly?: ReadonlyMap<string, RegExp>;
+}
+
 interface Candidate extends UsedSentence {
   score: number;
   words: number;
   vocab: Set<string>;
+  /** Eligible on its own (relevant, or a follow-up's natural next sentence); else only as a continuation. */
+  eligible: boolean;
 }
 
-/** The turns the answer may draw from: the best ones, within reach of the top score. */
-export function sourceTurns(ranked: readonly RankedTurn[]): RankedTurn[] {
-  const top = ranked[0]?.score ?? 0;
-  return ranked.filter((r) => r.score >= top * MIN_RELATIVE_TURN_SCORE).slice(0, MAX_SOURCE_TURNS);
+/** Sentences of `turn` as candidates, with their relevance; unusable and already-said ones left out. */
+function candidatesOf(r: RankedTurn, turnScore: number, input: ComposeInput, weight: ReadonlyMap<string, number>): Candidate[] {
+  const spans = sentences(r.turn.text);
+  const out: Candidate[] = [];
+  // A turn found through the question it answered opens with the answer to it.
+  let asked = 0;
+  if (r.turn.context) for (const s of new Set(contentStems(r.turn.context))) asked += weight.get(s) ?? 0;
+  spans.forEach((raw, index) => {
+    const span = usableSpan(raw, input.addressees);
+    if (!span) return;
+    const stems = contentStems(span.text);
+    if (stems.length === 0) return;
+    const vocab = new Set(stems);
+    if (input.saidBefore.said(r.turn, raw, vocab)) return;
+    let relevance = 0;
+    for (const s of vocab) {
+      const w = weight.get(s);
+      if (!w) continue;
+      const own = input.ownOnly?.get(s);
+      if (own && !own.test(span.text)) continue;
+      relevance += w;
+    }
+    if (index < ANSWER_OPENING.length) relevance = Math.max(relevance, asked * ANSWER_OPENING[index]!);
+    let bonus = index === 0 ? LEAD_BONUS : 0;
+    let eligible = relevance > 0;
+    if (input.followUp) {
+      const d = input.saidBefore.distance(r.turn, index, spans);
+      if (d !== null && input.followUp !== 'example') {
+        bonus += d === 1 ? NEXT_SENTENCE_BONUS : d <= 3 ? NEAR_SENTENCE_BONUS : 0;
+        eligible ||= d <= 2;
+      }
+      // In a turn on the topic, the reason given answers "why", the example given "for example?".
+      if (input.followUp === 'why' && REASON.test(span.text)) {
+        bonus += REASON_BONUS;
+        eligible = true;
+      }
+      if (input.followUp === 'example') {
+        if (EXAMPLE.test(span.text)) {
+          bonus += EXAMPLE_BONUS;
+          eligible = true;
+        }
+        if (SPECIFICS.test(span.text.slice(1))) bonus += SPECIFICS_BONUS;
+        if (d !== null && d <= 2) eligible = true;
+      }
+    }
+    out.push({ turn: r.turn, span, index, relevance, score: turnScore + bonus, words: words(span.text).length, vocab, eligible });
+  });
+  return out;
 }
 
 /**
- * Choose sentences for the answer: each sentence scored by its turn's rank score and by how
- * many query terms (idf-weighted) it contains itself; picked best-first until the word budget
- * is met; then laid out turn by turn, in the order the person said them.
+ * Choose sentences for the answer: each scored by its turn's rank score, by how many query
+ * terms (idf-weighted) it contains itself and, for a follow-up, by what it adds to what was
+ * said; picked best-first until the word budget is met, then continued with the sentences
+ * right after the chosen ones; laid out as a reply (see the module comment).
  */
-export function composeAnswer(
-  sources: readonly RankedTurn[],
-  query: readonly QueryTerm[],
-  idf: ReadonlyMap<string, number>,
-  budget: number,
-): Composition {
-  const weight = new Map(query.map((q) => [q.stem, q.weight * (idf.get(q.stem) ?? 0)]));
-  const top = sources[0]?.score ?? 0;
-  const candidates: Candidate[] = [];
-  let maxRelevance = 0;
-  const relevance: number[] = [];
-  for (const r of sources) {
-    sentences(r.turn.text).forEach((span, index) => {
-      const stems = contentStems(span.text);
-      if (stems.length === 0) return; // "Yeah." or "Right." carries nothing to answer with
-      const vocab = new Set(stems);
-      let rel = 0;
-      for (const s of vocab) rel += weight.get(s) ?? 0;
-      maxRelevance = Math.max(maxRelevance, rel);
-      relevance.push(rel);
-      candidates.push({ turn: r.turn, span, index, score: top > 0 ? r.score / top : 0, words: words(span.text).length, vocab });
-    });
+export function composeAnswer(input: ComposeInput): Composition {
+  const weight = new Map(input.query.map((q) => [q.stem, q.weight * (input.idf.get(q.stem) ?? 0)]));
+  const pool: { r: RankedTurn; candidates: Candidate[] }[] = [];
+  let top = 0;
+  let examples = 0;
+  for (const r of input.ranked.slice(0, SCAN_DEPTH)) {
+    const full = pool.length >= MAX_SOURCE_TURNS || (top > 0 && r.score < top * MIN_RELATIVE_TURN_SCORE);
+    // Asked for an example, the person reaches further for one on the same topic.
+    if (full && (input.followUp !== 'example' || examples >= MAX_EXAMPLE_TURNS)) break;
+    const cited = input.saidBefore.citedTurns.has(r.turn.turnId);
+    const score = input.followUp || !cited ? r.score : r.score * CITED_TURN_FACTOR;
+    const candidates = candidatesOf(r, score, input, weight);
+    const example = candidates.some((c) => c.eligible && c.relevance > 0 && EXAMPLE.test(c.span.text));
+    if (full ? !example : !candidates.some((c) => c.eligible)) continue;
+    if (example) examples++;
+    top = Math.max(top, score);
+    pool.push({ r, candidates });
   }
-  candidates.forEach((c, i) => {
-    const rel = relevance[i]!;
-    // A sentence naming nothing asked about only pads the answer: it counts half its turn.
-    if (rel === 0) c.score *= OFF_TOPIC_FACTOR;
-    else c.score += SENTENCE_RELEVANCE_WEIGHT * (rel / maxRelevance) + (c.index === 0 ? LEAD_BONUS : 0);
-  });
+  const all = pool.flatMap((p) => p.candidates);
+  const maxRelevance = Math.max(0, ...all.map((c) => c.relevance));
+  for (const c of all) {
+    c.score = (top > 0 ? c.score / top : 0) + (maxRelevance > 0 ? (SENTENCE_RELEVANCE_WEIGHT * c.relevance) / maxRelevance : 0);
+  }
 
-  const order = candidates
+  const order = all
     .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.eligible)
     .sort((a, b) => b.c.score - a.c.score || a.i - b.i)
     .map(({ c }) => c);
   const chosen: Candidate[] = [];
   let total = 0;
-  for (const c of order) {
-    if (total >= budget) break;
-    const remaining = budget - total;
-    if (chosen.length > 0 && c.words > remaining * OVERSHOOT) continue;
-    if (chosen.some((k) => overlap(k.vocab, c.vocab) >= 0.8)) continue; // said twice, use once
+  const take = (c: Candidate, limit: number): boolean => {
+    if (chosen.includes(c) || total >= limit) return false;
+    if (chosen.length > 0 && c.words > (limit - total) * OVERSHOOT) return false;
+    if (chosen.some((k) => overlap(k.vocab, c.vocab) >= SAME_THING)) return false; // said twice, use once
     chosen.push(c);
     total += c.words;
+    return true;
+  };
+  for (const c of order) if (total < input.budget) take(c, input.budget);
+  const byTurn = new Map(pool.map((p) => [p.r.turn.turnId, p.candidates]));
+  // Antecedents: "And that is, …" needs the sentence it points back to.
+  for (const c of [...chosen]) {
+    if (!BACK_REFERENCE.test(c.span.text)) continue;
+    const previous = byTurn.get(c.turn.turnId)?.find((k) => k.index === c.index - 1);
+    if (previous) take(previous, input.budget * OVERSHOOT);
   }
-
-  const turnRank = new Map(sources.map((r, i) => [r.turn.turnId, i]));
-  chosen.sort((a, b) => turnRank.get(a.turn.turnId)! - turnRank.get(b.turn.turnId)! || a.index - b.index);
-  const used = chosen.map(({ turn, span, index }) => ({ turn, span, index }));
+  // Continuations: the sentence right after a chosen one carries its thought on.
+  for (let pass = 0; pass < 2 && total < input.budget * CONTINUATION_FILL; pass++) {
+    for (const c of [...chosen].sort((a, b) => b.score - a.score)) {
+      const next = byTurn.get(c.turn.turnId)?.find((k) => k.index === c.index + 1);
+      if (next) take(next, input.budget * CONTINUATION_FILL);
+    }
+  }
+  const used = layout(chosen).map(({ turn, span, index, relevance }) => ({ turn, span, index, relevance }));
   return { text: used.map((u) => u.span.text).join(' '), used };
+}
+
+/**
+ * The chosen sentences as a reply: turn by turn (best turn first), each turn's sentences in the
+ * order they were said — except that the answer opens with the run of consecutive sentences
+ * holding the best one, so it leads with its point.
+ */
+function layout(chosen: readonly Candidate[]): Candidate[] {
+  if (chosen.length === 0) return [];
+  const best = leadOf(chosen);
+  const groups = new Map<string, Candidate[]>();
+  for (const c of chosen) {
+    const g = groups.get(c.turn.turnId) ?? [];
+    g.push(c);
+    groups.set(c.turn.turnId, g);
+  }
+  const ordered = [...groups.values()]
+    .map((g) => g.sort((a, b) => a.index - b.index))
+    .sort((a, b) => Number(b.includes(best)) - Number(a.includes(best)) || Math.max(...b.map((c) => c.score)) - Math.max(...a.map((c) => c.score)));
+  const first = ordered[0]!;
+  let from = first.indexOf(best);
+  let to = from;
+  while (from > 0 && first[from - 1]!.index === first[from]!.index - 1 && first[from - 1]!.relevance > 0) from--;
+  while (from < first.indexOf(best) && BACK_REFERENCE.test(first[from]!.span.text)) from++;
+  while (to + 1 < first.length && first[to + 1]!.index === first[to]!.index + 1) to++;
+  const lead = first.slice(from, to + 1);
+  const rest = first.filter((c) => !lead.includes(c));
+  // A sentence left without the relevant one it continued does not open anything: drop it.
+  const reply = [...lead, ...rest, ...ordered.slice(1).flat()];
+  return reply.filter((c, i) => c.relevance > 0 || c.eligible || (i > 0 && reply[i - 1]!.turn === c.turn && reply[i - 1]!.index === c.index - 1));
+}
+
+/** Sentences that lean on the one before ("And that is, …", "That's why …", "For example, …"). */
+const BACK_REFERENCE =
+  /^["'\u201C]?(?:(?:and|but|so|or|now|well),?\s+)*(that's|that is|that was|this is|these are|those are|which|for example|for instance|because|also|plus|as opposed to|in fact|it's|they're|he's|she's)\b/i;
+/** A spoken connective opening a sentence ("And so…"): fine in the middle of an answer, less so to open it. */
+const CONNECTIVE = /^["'\u201C]?(and|but|so|or|now|because)\b/i;
+const CONNECTIVE_LEAD_PENALTY = 0.1;
+/** A sentence to open with is long enough to make a point. */
+const LEAD_MIN_WORDS = 6;
+/** A sentence this close to the best one's score may open the answer instead of it. */
+const LEAD_SCORE_SHARE = 0.75;
+/** Asked what they think, people open with their own view ("My philosophy…", "I want…"), not someone else's. */
+const OWN_VIEW_LEAD_BONUS = 0.15;
+const OWN_VIEW = /\b(I|I'm|I've|I'd|I'll|my|we|we're|we've|we'll|our)\b/;
+
+/**
+ * The sentence the answer opens with: among those nearly as good as the best, one that stands on
+ * its own (does not lean on the sentence before, is long enough to make a point), preferring the
+ * person's own view; the best one when none does.
+ */
+function leadOf(chosen: readonly Candidate[]): Candidate {
+  const best = chosen.reduce((a, b) => (b.score > a.score ? b : a));
+  const lead = (c: Candidate) => c.score + (OWN_VIEW.test(c.span.text) ? OWN_VIEW_LEAD_BONUS : 0) - (CONNECTIVE.test(c.span.text) ? CONNECTIVE_LEAD_PENALTY : 0);
+  const standalone = chosen
+    .filter((c) => c.relevance > 0 && c.score >= best.score * LEAD_SCORE_SHARE && c.words >= LEAD_MIN_WORDS && !BACK_REFERENCE.test(c.span.text))
+    .sort((a, b) => lead(b) - lead(a))[0];
+  return standalone ?? best;
 }
 
 /** Share of the smaller vocabulary found in the other. */
@@ -165,21 +458,4 @@ export function usesContractions(memory: readonly MemoryTurn[]): boolean {
   }
   // Spoken English runs at roughly 2–4 contractions per 100 words; formal speech near none.
   return total === 0 || contractions / total >= 0.005;
-}
-
-/**
- * The honest answer when memory holds nothing relevant: first person, in the person's
- * register, naming what was asked about, and pointing to what they have talked about.
- */
-export function nothingRelevantAnswer(query: readonly QueryTerm[], persona: PersonaCard, informal: boolean): string {
-  const asked = query.filter((q) => q.fromMessage).map((q) => q.word).slice(0, 3);
-  const about = asked.length === 0 ? 'that' : asked.length === 1 ? asked[0]! : `${asked.slice(0, -1).join(', ')} and ${asked.at(-1)!}`;
-  const subject = asked.length === 0 ? 'that' : `${about}`;
-  const first = informal
-    ? `I haven't really talked about ${subject}, so I'm not going to guess at what I'd say.`
-    : `I have not spoken about ${subject}, so I will not guess at what I would say.`;
-  const topics = persona.topics.map((t) => t.label).filter(Boolean).slice(0, 2);
-  if (topics.length === 0) return first;
-  const list = topics.length === 1 ? topics[0]! : `${topics[0]!} and ${topics[1]!}`;
-  return `${first} ${informal ? "What I've talked about is" : 'What I have spoken about is'} ${list}.`;
 }

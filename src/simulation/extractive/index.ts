@@ -3,54 +3,67 @@
  * person's own sentences, chosen from the candidate memory the service retrieved, and says
  * so honestly when that memory holds nothing relevant.
  *
- * Pipeline: query (message + recent conversation) → BM25F ranking of the turns over what was
- * said and the question it answered → sentence selection within a word budget → evidence
- * (exact quotes) and analysis → streamed out word by word.
+ * Pipeline: understanding the message (main ask, noun phrases, follow-up or greeting) → BM25F
+ * ranking of the turns over what was said and the question it answered (compounds written apart
+ * found too) → is each phrase asked about in memory? → sentence selection within a word budget,
+ * leaving out what the conversation already quoted → evidence (exact quotes) and analysis →
+ * streamed out word by word.
  */
 import type { Evidence, EngineInput, EngineResult, SimulationEngine } from '../types.ts';
-import { analyse, analyseNothingRelevant } from './analysis.ts';
-import { composeAnswer, nothingRelevantAnswer, sourceTurns, usesContractions, wordBudget, type UsedSentence } from './compose.ts';
-import { buildQuery, isFollowUp, type QueryTerm } from './query.ts';
+import { analyse, analyseIntroduction, analyseNothingRelevant } from './analysis.ts';
+import { Addressees, AlreadySaid, composeAnswer, usesContractions, wordBudget, type UsedSentence } from './compose.ts';
+import { introduce } from './introduce.ts';
+import { understand, type Phrase } from './query.ts';
 import { rankMemory, type RankedTurn } from './rank.ts';
+import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './replies.ts';
 
-export { extractSearchTerms, buildQuery, isFollowUp, MAX_SEARCH_TERMS, type QueryTerm } from './query.ts';
+export { extractSearchTerms, buildQuery, isFollowUp, understand, phrasesOf, socialIntent, followUpKind, MAX_SEARCH_TERMS, type QueryTerm, type Phrase, type Understanding } from './query.ts';
 export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
-export { composeAnswer, wordBudget, sourceTurns, nothingRelevantAnswer, type Composition, type UsedSentence } from './compose.ts';
+export { composeAnswer, wordBudget, Addressees, AlreadySaid, usableSpan, type Composition, type UsedSentence } from './compose.ts';
+export { nothingRelevantAnswer, phraseForReply } from './replies.ts';
 export { feelingOf, describeFeeling, type Feeling } from './sentiment.ts';
 export { sentences, words, stem, contentStems, type SentenceSpan } from './text.ts';
 
 export const EXTRACTIVE_MODEL_ID = 'mindprint-extractive-1';
 
 /**
- * Below this share of the question's (idf-weighted) vocabulary found in the turns the answer
- * would draw on, the match is taken for chance and the person says they have not talked
- * about it. Words the person never used nor was asked about weigh most (highest idf), so a
- * question whose specific words are all new to them falls below it.
+ * Nouns of someone's own life: asked about "your mother", a turn about someone else's mother is
+ * not an answer; only one where it is the person's own ("my mother", "our kids") is.
  */
-export const MIN_COVERAGE = 0.3;
+const PERSONAL = new Set(
+  `mother mom mum father dad parent parents wife husband spouse partner kid kids child children son sons daughter daughters
+  brother brothers sister sisters family grandmother grandma grandfather grandpa grandparents childhood upbringing hometown
+  girlfriend boyfriend friend friends dog dogs cat cats pet pets hobby hobbies birthday wedding marriage`.split(/\s+/).filter(Boolean),
+);
 
-/**
- * Share of the question's idf-weighted mass matched by any of `sources` — the answer is
- * composed from several turns, so together they must cover the question.
- */
-export function coverageOf(sources: readonly RankedTurn[], query: readonly QueryTerm[], idf: ReadonlyMap<string, number>, terms: ReadonlySet<string>): number {
-  const matched = new Set(sources.flatMap((r) => r.matched));
-  let total = 0;
-  let covered = 0;
-  for (const q of query) {
-    if (!terms.has(q.stem)) continue;
-    const mass = q.weight * (idf.get(q.stem) ?? 0);
-    total += mass;
-    if (matched.has(q.stem)) covered += mass;
-  }
-  return total > 0 ? covered / total : 0;
+/** A turn says a phrase's `word` is the person's own: "my mother", "our two kids". */
+function ownPattern(word: string): RegExp {
+  const escaped = word.toLowerCase().replace(/[^\p{L}]/gu, '');
+  return new RegExp(`\\b(my|our)\\s+(\\S+\\s+)?${escaped}`, 'i');
+}
+
+/** Stems of `phrase` as the ranking matched them (compounds split where memory writes them apart). */
+function rankedStems(phrase: Phrase, splits: ReadonlyMap<string, [string, string]>): string[] {
+  return phrase.stems.flatMap((s) => splits.get(s) ?? [s]);
+}
+
+/** Whether some turn matches every word of `phrase` (its own, for "your mother"). */
+function phraseCovered(phrase: Phrase, ranked: readonly RankedTurn[], splits: ReadonlyMap<string, [string, string]>, own: ReadonlyMap<string, RegExp>): boolean {
+  const stems = rankedStems(phrase, splits);
+  return ranked.some((r) => stems.every((s) => r.matched.includes(s) && (!own.has(s) || own.get(s)!.test(r.turn.text))));
+}
+
+/** Whether no turn uses any word of `phrase`: the person never talked about it at all. */
+function phraseAbsent(phrase: Phrase, ranked: readonly RankedTurn[], splits: ReadonlyMap<string, [string, string]>): boolean {
+  const stems = new Set(rankedStems(phrase, splits));
+  return !ranked.some((r) => r.matched.some((s) => stems.has(s)));
 }
 
 /** One evidence item per contiguous run of sentences used from a turn, so quotes are exact. */
-export function evidenceFor(used: readonly UsedSentence[]): Evidence[] {
+export function evidenceFor(used: readonly Pick<UsedSentence, 'turn' | 'span' | 'index'>[]): Evidence[] {
   const out: Evidence[] = [];
-  let runStart: UsedSentence | undefined;
-  let last: UsedSentence | undefined;
+  let runStart: Pick<UsedSentence, 'turn' | 'span' | 'index'> | undefined;
+  let last: Pick<UsedSentence, 'turn' | 'span' | 'index'> | undefined;
   const flush = () => {
     if (!runStart || !last) return;
     const t = runStart.turn;
@@ -71,21 +84,59 @@ export function evidenceFor(used: readonly UsedSentence[]): Evidence[] {
 
 /** The answer for `input`, without streaming. Pure: same input, same result. */
 export function answer(input: EngineInput): EngineResult {
-  const query = buildQuery(input.message, input.history);
-  // A follow-up is judged on the whole conversation's terms, a fresh question on its own.
-  const own = query.filter((q) => q.fromMessage);
-  const coverageTerms = new Set((isFollowUp(input.message) || own.length === 0 ? query : own).map((q) => q.stem));
-  const { ranked, idf } = rankMemory(input.memory, query, coverageTerms);
-  input.signal?.throwIfAborted();
+  const name = input.persona.name || input.mindName;
+  const u = understand(input.message, input.history, name.split(/\s+/));
+  const informal = usesContractions(input.memory);
+  const addressees = new Addressees(input.otherSpeakers ?? [], name);
+  const saidBefore = new AlreadySaid(
+    input.history.flatMap((m) => (m.role === 'assistant' ? (m.evidence ?? []) : [])),
+    input.memory,
+  );
 
-  const sources = sourceTurns(ranked);
-  if (sources.length === 0 || coverageOf(sources, query, idf, coverageTerms) < MIN_COVERAGE) {
-    const text = nothingRelevantAnswer(query, input.persona, usesContractions(input.memory));
-    return { text, evidence: [], analysis: analyseNothingRelevant(query, input.persona, text) };
+  if (u.social) {
+    const intro = introduce(u.social, input.memory, input.persona, addressees, saidBefore, informal);
+    return { text: intro.text, evidence: evidenceFor(intro.used), analysis: analyseIntroduction(u.social, intro.used, input.persona, intro.text) };
   }
-  const budget = wordBudget(input.persona, input.memory, sources);
-  const { text, used } = composeAnswer(sources, query, idf, budget);
-  return { text, evidence: evidenceFor(used), analysis: analyse({ used, query, persona: input.persona, answer: text }) };
+
+  const { ranked, idf, query, splits } = rankMemory(input.memory, u.query);
+  input.signal?.throwIfAborted();
+  const own = new Map<string, RegExp>();
+  for (const p of u.phrases) {
+    if (!p.yours) continue;
+    const words = p.text.split(/[\s-]+/);
+    p.stems.forEach((s, i) => {
+      if (PERSONAL.has(words[i]!.toLowerCase())) own.set(s, ownPattern(words[i]!));
+    });
+  }
+  const main = u.phrases.some((p) => p.main) ? u.phrases.filter((p) => p.main) : u.phrases;
+  const covered = new Map(main.map((p) => [p, phraseCovered(p, ranked, splits, own)]));
+  const uncovered = main.filter((p) => !covered.get(p));
+  const decline = () => {
+    const text = nothingRelevantAnswer(uncovered.length ? uncovered : main, input.persona, informal);
+    return { text, evidence: [], analysis: analyseNothingRelevant(uncovered.length ? uncovered : main, input.persona, text) };
+  };
+  if (ranked.length === 0 || (main.length > 0 && uncovered.length === main.length) || (main.length === 0 && !u.leansOnHistory)) return decline();
+
+  // A personal noun asked about as "yours" counts only where it is the person's own.
+  const rankedOwn = own.size === 0 ? ranked : ranked.filter((r) => !r.matched.every((s) => own.has(s) && !own.get(s)!.test(r.turn.text)));
+  const budget = wordBudget(input.persona, input.memory, rankedOwn);
+  const composed = composeAnswer({ ranked: rankedOwn, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own });
+  if (composed.used.length === 0) {
+    if (!saidBefore.empty) {
+      const text = exhaustedAnswer(main, informal);
+      return { text, evidence: [], analysis: analyseNothingRelevant(main, input.persona, text, true) };
+    }
+    return decline();
+  }
+  // Answer the part of the question that memory covers; name only the part it does not.
+  // (A follow-up does not repeat the caveat its question already had.)
+  const never = u.leansOnHistory ? [] : uncovered.filter((p) => phraseAbsent(p, ranked, splits));
+  const text = never.length > 0 ? `${composed.text} ${uncoveredCaveat(never, informal)}` : composed.text;
+  return {
+    text,
+    evidence: evidenceFor(composed.used),
+    analysis: analyse({ used: composed.used, query, phrases: main.filter((p) => covered.get(p)), message: input.message, persona: input.persona, answer: text }),
+  };
 }
 
 /** Word-sized pieces of `text` whose concatenation is exactly `text`. */

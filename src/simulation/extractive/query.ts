@@ -1,86 +1,360 @@
 /**
- * What the person is being asked, as weighted terms. The current message weighs most; the
- * recent conversation adds its topic so that a follow-up ("why is that?") still finds the
- * turns about what was being discussed. The SQL preselection (extractSearchTerms) and the
- * ranking use the same terms, so what the service fetches is what the engine scores.
+ * What the person is being asked. A message is read the way a listener would: its main ask
+ * (the question clause) weighs more than a preamble ("As a former organizer in Chicago, what do
+ * you think about taxes?"); its noun phrases are what it is about; a message with no new content
+ * word of its own ("Why?", "Give me an example.") leans on the conversation, and says what kind
+ * of follow-up it is. Greetings and "who are you?" are recognised as such.
+ *
+ * The SQL preselection (extractSearchTerms) and the ranking use the same terms, so what the
+ * service fetches is what the engine scores.
  */
 import type { ConversationMessage } from '../types.ts';
-import { isContentWord, stem, words } from './text.ts';
+import { isContentWord, normalizeWord, rawWords, sentences, stem, words } from './text.ts';
 
 /** One query term: its stem (what matching uses) and the surface word (what SQL gets). */
 export interface QueryTerm {
   stem: string;
   word: string;
-  /** How much a match on this term counts: 1 for the message, less for older context. */
+  /** How much a match on this term counts: 1 for the main ask, less for a preamble or older context. */
   weight: number;
   /** Whether the term comes from the current message (as opposed to the history). */
   fromMessage: boolean;
+  /** Two words of the message written as one ("health care" → "healthcare"). */
+  joined?: boolean;
 }
 
-/** Words that mark a message as leaning on what came before. */
-const FOLLOW_UP_CUES = new Set(['that', 'this', 'it', 'those', 'these', 'them', 'more', 'why', 'elaborate', 'example', 'else', 'mean', 'so']);
+/** A noun phrase of a message: what a question is about, as written. */
+export interface Phrase {
+  /** The words as written (case kept), e.g. "Iran" or "favourite pizza topping". */
+  text: string;
+  /** Stems of its words, in order. */
+  stems: string[];
+  /** Asked about as "your X": the person's own (their mother, not a mother). */
+  yours: boolean;
+  /** Whether it is in the main ask (rather than a preamble). */
+  main: boolean;
+}
 
-/** How many of the latest history messages are considered, newest first. */
-const HISTORY_WINDOW = 4;
+/** What kind of follow-up a message is, from its cue words. */
+export type FollowUpKind = 'why' | 'more' | 'mean' | 'example';
 
-/** Weight of the latest user message, the one before it, …; assistant messages count less. */
-const USER_DECAY = [0.5, 0.25, 0.15];
-const ASSISTANT_WEIGHT = 0.2;
+/** A greeting ("Hello!") or a request to introduce oneself ("Who are you?"). */
+export type SocialIntent = 'greeting' | 'introduction';
+
+export interface Understanding {
+  /** Weighted terms for ranking: the message's own, then (less) the conversation's. */
+  query: QueryTerm[];
+  /** Noun phrases of the message the answer must be about (of the anchor, for a follow-up). */
+  phrases: Phrase[];
+  /** The message has no new content word: it leans on the conversation so far. */
+  leansOnHistory: boolean;
+  /** The kind of follow-up its cue words ask for, if any. */
+  followUp: FollowUpKind | null;
+  /** A greeting or introduction request with no topic of its own. */
+  social: SocialIntent | null;
+}
+
+/** Words that ask for more of what was said rather than name a topic. */
+const FOLLOW_UP_VOCABULARY = new Set(
+  `why more elaborate elaboration example examples instance instances else mean meaning explain clarify detail details
+  specific specifically reason reasons expand continue further exactly concrete story stories point illustrate illustration
+  sense understand`.split(/\s+/).filter(Boolean).map((w) => stem(w)),
+);
+
+const WHY_CUES = /\b(why|how come|reasons?|what for|because)\b/i;
+const EXAMPLE_CUES = /\b(examples?|instances?|specific(ally)?|concrete(ly)?|illustrat\w*|stor(y|ies)|such as|case in point)\b/i;
+const MEAN_CUES = /\b(mean|meaning|clarify|explain|sense|understand)\b/i;
+const MORE_CUES = /\b(more|elaborate|elaboration|expand|go on|continue|else|further|details?)\b/i;
+
+/** The kind of follow-up a message asks for, by its cue words (example before why before mean before more). */
+export function followUpKind(message: string): FollowUpKind | null {
+  if (EXAMPLE_CUES.test(message)) return 'example';
+  if (WHY_CUES.test(message)) return 'why';
+  if (MEAN_CUES.test(message)) return 'mean';
+  if (MORE_CUES.test(message)) return 'more';
+  return null;
+}
+
+const GREETING = /^(hi|hello|hey|hiya|howdy|greetings|yo|good (morning|afternoon|evening|day)|nice to meet you|pleased to meet you|how are you( doing)?( today)?|how's it going|how are things|welcome|thanks for (coming|joining|being here))\b/i;
+const INTRODUCTION =
+  /\b(who are you|who is this|tell (me|us) (a (little )?bit |a little )?about yourself|introduce yourself|what do you do( for (a )?(living|work))?|what is it (that )?you do|what('s| is) your (job|work|profession|occupation|background|name)|what do you work on|what line of work)\b/i;
+/** Words a greeting or an introduction request may carry besides its cue: none of them is a topic. */
+const SOCIAL_FILLER = new Set(['there', 'everyone', 'everybody', 'folks', 'all', 'today', 'doing', 'going', 'living', 'work', 'job', 'nice', 'meet', 'pleased', 'good', 'morning', 'afternoon', 'evening', 'day', 'welcome', 'hiya', 'howdy', 'greetings', 'profession', 'occupation', 'background', 'name', 'line', 'yourself', 'thanks', 'coming', 'joining', 'introduce', 'days', 'nowadays', 'lately', 'currently']);
 
 /**
- * Whether `message` reads as a follow-up: few content words of its own, or an explicit
- * back-reference. Then the history weighs twice as much.
+ * A greeting or an introduction request with no topic of its own ("Hello!", "Hi Ada, who are
+ * you?", "What do you do for a living?"). `names` are the person's own name words, which a
+ * greeting may carry.
  */
-export function isFollowUp(message: string): boolean {
+export function socialIntent(message: string, names: readonly string[] = []): SocialIntent | null {
+  const text = message.trim().replace(/\s+/g, ' ');
+  const intro = INTRODUCTION.test(text);
+  const greeting = GREETING.test(text.replace(/^(oh|well|so|and|ok|okay)[,!.]?\s+/i, ''));
+  if (!intro && !greeting) return null;
+  const own = new Set(names.map((n) => normalizeWord(n)));
+  const topical = words(text).filter((w) => isContentWord(w) && !SOCIAL_FILLER.has(w) && !own.has(w));
+  if (topical.length > 0) return null;
+  return intro ? 'introduction' : 'greeting';
+}
+
+/** Question words and verbs that open the clause a question really asks. */
+const ASK_START =
+  /^(?:(?:and|but|so|then|now|well|okay|ok|also|again|finally|lastly|first|second|third|next|specifically)\s+)*(what|what's|whats|how|how's|why|when|where|which|who|whom|whose|do|does|did|would|will|could|can|should|is|are|was|were|have|has|tell|describe|explain|talk|walk|give|share|name|say|shouldn't|wouldn't|don't|doesn't|isn't|aren't)\b/i;
+
+/** Weight of the terms outside the main ask (the preamble, the context sentences). */
+const PREAMBLE_WEIGHT = 0.35;
+
+/**
+ * The message split into its main ask and the rest: the question sentences (or, with none, the
+ * last sentence), each from its last clause that opens like a question ("…, what do you think
+ * about taxes?"). Returns character ranges of the main ask.
+ */
+export function mainAskRanges(message: string): [number, number][] {
+  const spans = sentences(message);
+  if (spans.length === 0) return [];
+  let asks = spans.filter((s) => /\?["'\u201D\u2019)]*$/.test(s.text));
+  if (asks.length === 0) asks = [spans.at(-1)!];
+  return asks.map((s) => {
+    // Clauses split at , ; : and dashes; the main ask starts at the last one opening like a question.
+    const clause = /[,;:\u2013\u2014]\s+|\s+-+\s+/g;
+    let start = s.start;
+    for (let m = clause.exec(s.text); m; m = clause.exec(s.text)) {
+      const after = s.text.slice(m.index + m[0].length);
+      if (ASK_START.test(after)) start = s.start + m.index + m[0].length;
+    }
+    return [start, s.end] as [number, number];
+  });
+}
+
+interface Token {
+  raw: string;
+  word: string;
+  start: number;
+  main: boolean;
+}
+
+function tokens(message: string): Token[] {
+  const ranges = mainAskRanges(message);
+  const out: Token[] = [];
+  let from = 0;
+  for (const raw of rawWords(message)) {
+    const start = message.indexOf(raw, from);
+    from = start + raw.length;
+    out.push({ raw, word: normalizeWord(raw), start, main: ranges.some(([a, b]) => start >= a && start < b) });
+  }
+  // A main ask without a word of topic ("…, what do you think?") leaves the topic to the rest.
+  if (!out.some((t) => t.main && isTopicWord(t.word))) for (const t of out) t.main = true;
+  return out;
+}
+
+/** A content word that names a topic (not a follow-up cue like "example" or "why"). */
+function isTopicWord(word: string): boolean {
+  return isContentWord(word) && !FOLLOW_UP_VOCABULARY.has(stem(word));
+}
+
+/** After these words a word is a verb ("would you fix", "to reduce"), not what is asked about. */
+const BEFORE_VERB = new Set(
+  `i you we they he she it to would will could can should do does did might must shall not don't didn't won't wouldn't
+  can't couldn't shouldn't you'd you'll we'd we'll i'd i'll let's please`.split(/\s+/).filter(Boolean),
+);
+/** Imperatives that open requests ("describe your …"): not topics. */
+const REQUEST_VERBS = new Set(['describe', 'explain', 'discuss', 'share', 'elaborate', 'define', 'list', 'compare', 'imagine', 'consider', 'walk']);
+const POSSESSIVE_YOUR = new Set(['your', 'yours', "your's"]);
+
+/**
+ * The noun phrases of a message: runs of topic words, without the verbs ("would you fix",
+ * "to reduce") and adverbs around them, as written. "What do you think about Iran and Israel?"
+ * → "Iran", "Israel"; "your favourite pizza topping" → "favourite pizza topping" (yours).
+ */
+export function phrasesOf(message: string, verbsIfNone = true): Phrase[] {
+  const toks = tokens(message);
+  const out: Phrase[] = [];
+  let run: Token[] = [];
+  let yours = false;
+  const flush = () => {
+    if (run.length > 0) {
+      const text = message.slice(run[0]!.start, run.at(-1)!.start + run.at(-1)!.raw.length).replace(/\s+/g, ' ');
+      out.push({ text, stems: run.map((t) => stem(t.word)), yours, main: run.some((t) => t.main) });
+    }
+    run = [];
+    yours = false;
+  };
+  const verbs: Token[] = [];
+  toks.forEach((t, i) => {
+    const prev = toks[i - 1];
+    const gap = prev ? message.slice(prev.start + prev.raw.length, t.start) : '';
+    // Punctuation other than a hyphen or a space ends a phrase.
+    if (run.length > 0 && !/^[\s-]*$/.test(gap)) flush();
+    const verbal = (prev !== undefined && BEFORE_VERB.has(prev.word) && run.length === 0) || REQUEST_VERBS.has(t.word) || /ly$/.test(t.word);
+    if (!isTopicWord(t.word) || verbal) {
+      flush();
+      if (POSSESSIVE_YOUR.has(t.word)) yours = true;
+      if (isTopicWord(t.word)) verbs.push(t);
+      return;
+    }
+    run.push(t);
+  });
+  flush();
+  // A question about a doing ("How do you lead?") is about that verb.
+  if (out.length === 0 && verbsIfNone) for (const t of verbs) out.push({ text: t.raw, stems: [stem(t.word)], yours: false, main: t.main });
+  return out;
+}
+
+/** How many of the latest history messages are considered, newest first. */
+const HISTORY_WINDOW = 6;
+/** Weight of the anchor's terms for a follow-up; of the latest user message for a new question. */
+const OLDER_USER_WEIGHT = 0.25;
+const CONTEXT_WEIGHT = 0.1;
+/** Weight of a message word that is not in one of its noun phrases (a verb), relative to one that is. */
+const VERB_WEIGHT = 0.5;
+
+/** Content stems of a text that name topics. */
+function topicStems(text: string): Set<string> {
+  return new Set(words(text).filter(isTopicWord).map((w) => stem(w)));
+}
+
+/**
+ * Whether `message` leans on the conversation: it has no content word of its own that the
+ * conversation's user messages did not already use ("Why?", "Can you say more about taxes?").
+ */
+export function isFollowUp(message: string, history: readonly ConversationMessage[] = []): boolean {
+  const own = topicStems(message);
+  if (own.size === 0) return true;
+  const said = new Set(history.filter((m) => m.role === 'user').flatMap((m) => [...topicStems(m.text)]));
+  const fresh = [...own].filter((s) => !said.has(s));
+  if (fresh.length === 0) return true;
+  // "Why does that matter?", "How would you pay for it?": a short question about what was just
+  // said, whose new words are verbs or generic predicates, not a new topic.
   const all = words(message);
-  const content = all.filter(isContentWord);
-  return content.length <= 2 || (all.length <= 8 && all.some((w) => FOLLOW_UP_CUES.has(w)));
+  if (all.length > 10 || !all.some((w) => BACK_REFERENCES.has(w))) return false;
+  const named = new Set(phrasesOf(message, false).flatMap((p) => p.stems));
+  return fresh.every((s) => GENERIC_PREDICATES.has(s) || !named.has(s));
+}
+
+/** Words pointing back at what was just said. */
+const BACK_REFERENCES = new Set(['that', 'this', 'it', 'those', 'these', 'them', "that's", "it's"]);
+/** What one asks about something just said without naming a new topic ("does that matter?"). */
+const GENERIC_PREDICATES = new Set(
+  'matter matters important work works happen happened true right wrong possible different hard easy good bad feel fair real'.split(' ').map((w) => stem(w)),
+);
+
+/** Adds the terms of `message` to `terms`: main ask at `weight`, the rest at PREAMBLE_WEIGHT × `weight`. */
+function addMessage(terms: Map<string, QueryTerm>, message: string, weight: number, fromMessage: boolean): void {
+  const toks = tokens(message);
+  const put = (s: string, word: string, w: number, joined: boolean) => {
+    const seen = terms.get(s);
+    if (!seen) terms.set(s, { stem: s, word, weight: w, fromMessage, ...(joined ? { joined } : {}) });
+    else if (w > seen.weight) terms.set(s, { ...seen, weight: w, fromMessage: seen.fromMessage || fromMessage });
+  };
+  const phrases = phrasesOf(message, false).map((p) => p.text.toLowerCase());
+  toks.forEach((t, i) => {
+    if (!isTopicWord(t.word)) return;
+    const w = weight * (t.main ? 1 : PREAMBLE_WEIGHT);
+    put(stem(t.word), t.word.replace(/'s$/, '').replace(/'.*$/, ''), w, false);
+    // "health care" also finds "healthcare", "e-mail" also "email": two words of a phrase written as one.
+    const next = toks[i + 1];
+    const gap = next ? message.slice(t.start + t.raw.length, next.start) : '';
+    if (next && !t.word.includes("'") && isTopicWord(next.word) && /^[\s-]$/.test(gap) && phrases.some((p) => p.includes(`${t.word}${gap}${next.word}`))) {
+      const joined = `${t.word}${next.word}`.replace(/'/g, '');
+      put(stem(joined), joined, w * 0.5, true);
+    }
+  });
+}
+
+/** The user message a follow-up refers to: the latest one naming a topic. */
+function anchorOf(history: readonly ConversationMessage[]): string | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i]!;
+    if (m.role === 'user' && topicStems(m.text).size > 0) return m.text;
+  }
+  return null;
+}
+
+/**
+ * Reads `message` in the context of `history` (oldest first). A follow-up takes its topic from
+ * the latest user message that named one (the anchor); a new question keeps its own words, with
+ * the previous question as a faint tie-breaker. What the person answered is never added to the
+ * query: that only found the same answer again.
+ */
+export function understand(message: string, history: readonly ConversationMessage[], names: readonly string[] = []): Understanding {
+  const terms = new Map<string, QueryTerm>();
+  addMessage(terms, message, 1, true);
+  const recentUsers = history.slice(-HISTORY_WINDOW).filter((m) => m.role === 'user').reverse();
+  const leans = history.length > 0 && isFollowUp(message, history);
+  const social = socialIntent(message, names);
+  let phrases = phrasesOf(message, !leans);
+  if (leans) {
+    const anchor = anchorOf(history);
+    if (anchor) {
+      addMessage(terms, anchor, 1, false);
+      if (phrases.length === 0) phrases = phrasesOf(anchor);
+    }
+    for (const m of recentUsers) if (m.text !== anchor) addMessage(terms, m.text, OLDER_USER_WEIGHT, false);
+  } else if (recentUsers[0]) {
+    addMessage(terms, recentUsers[0].text, CONTEXT_WEIGHT, false);
+  }
+  // The message's words outside any phrase (its verbs: "fix", "reduce") say less of what it is about.
+  if (!leans && phrases.length > 0) {
+    const phrased = new Set(phrases.flatMap((p) => p.stems));
+    for (const p of phrases) {
+      const ws = words(p.text);
+      for (let i = 0; i + 1 < ws.length; i++) phrased.add(stem(`${ws[i]}${ws[i + 1]}`.replace(/'/g, '')));
+    }
+    for (const t of terms.values()) if (t.fromMessage && !phrased.has(t.stem)) t.weight *= VERB_WEIGHT;
+  }
+  return { query: [...terms.values()], phrases, leansOnHistory: leans, followUp: followUpKind(message), social: leans && !social ? null : social };
 }
 
 /** The weighted query for `message` in the context of `history` (oldest first). */
 export function buildQuery(message: string, history: readonly ConversationMessage[]): QueryTerm[] {
-  const terms = new Map<string, QueryTerm>();
-  const add = (text: string, weight: number, fromMessage: boolean) => {
-    for (const w of words(text)) {
-      if (!isContentWord(w)) continue;
-      const s = stem(w);
-      const word = w.replace(/'s$/, '').replace(/'.*$/, '');
-      const seen = terms.get(s);
-      if (!seen) terms.set(s, { stem: s, word, weight, fromMessage });
-      else if (weight > seen.weight) terms.set(s, { ...seen, weight, fromMessage: seen.fromMessage || fromMessage });
-    }
-  };
-  add(message, 1, true);
-
-  const followUp = isFollowUp(message);
-  const boost = followUp ? 2 : 1;
-  let userIndex = 0;
-  const recent = history.slice(-HISTORY_WINDOW).reverse();
-  for (const m of recent) {
-    if (m.role === 'user') {
-      const w = USER_DECAY[userIndex++];
-      if (w !== undefined) add(m.text, Math.min(1, w * boost), false);
-    } else if (m === recent.find((x) => x.role === 'assistant')) {
-      add(m.text, Math.min(1, ASSISTANT_WEIGHT * boost), false);
-    }
-  }
-  return [...terms.values()];
+  return understand(message, history).query;
 }
 
 /** At most this many terms go to the full-text query: enough for a topic, few enough to stay fast. */
 export const MAX_SEARCH_TERMS = 16;
+/** At most this many two-word splits of long words ("healthcare" → "health care") are searched. */
+const MAX_SPLITS = 12;
+const MIN_SPLIT_PART = 3;
+/** Shorter words are rarely compounds written apart ("deficit" is not "def icit"). */
+const MIN_SPLIT_WORD = 8;
+
+/** Endings that make a word of a stem, not a second word ("manufactur|ing"). */
+const SUFFIXES = new Set('ing ings ment ments tion tions sion ness able ible less ful ers est ism ist ists ity ive ous ship hood ward wards ance ence ally'.split(' '));
+
+/** The ways `word` could be two words (each a content word of ≥ 3 letters), as "a b". */
+export function splitsOf(word: string): string[] {
+  if (!/^\p{L}+$/u.test(word) || word.length < 2 * MIN_SPLIT_PART + 1 || word.length > 24) return [];
+  const out: string[] = [];
+  for (let i = MIN_SPLIT_PART; i <= word.length - MIN_SPLIT_PART; i++) {
+    const a = word.slice(0, i);
+    const b = word.slice(i);
+    if (isContentWord(a) && isContentWord(b) && !SUFFIXES.has(b)) out.push(`${a} ${b}`);
+  }
+  return out;
+}
 
 /**
  * The content words (lower-case, stopwords removed, at most 16) that the service's SQL
  * retrieval should OR together in a full-text query: the message's own words first, then
- * the words of the recent conversation by decreasing weight. Words are plain [a-z0-9]
- * and safe to place in `to_tsquery` once joined with ` | `.
+ * the words of the recent conversation by decreasing weight. Then, for the message's long
+ * words, their two-word splits as phrases ("health care" for "healthcare"), so a compound
+ * written apart in the transcripts is still found. Words are plain [a-z0-9]; a phrase is two
+ * such words separated by one space.
  */
-export function extractSearchTerms(message: string, history: ConversationMessage[]): string[] {
-  const ranked = buildQuery(message, history)
-    .map((t, i) => ({ t, i }))
+export function extractSearchTerms(message: string, history: readonly ConversationMessage[]): string[] {
+  const clean = (w: string) => w.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  const ranked = understand(message, history)
+    .query.map((t, i) => ({ t, i }))
     .sort((a, b) => b.t.weight - a.t.weight || a.i - b.i)
-    .map(({ t }) => t.word.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase())
-    .filter((w) => w.length >= 2);
-  return [...new Set(ranked)].slice(0, MAX_SEARCH_TERMS);
+    .map(({ t }) => ({ word: clean(t.word), splittable: t.fromMessage && !t.joined }))
+    .filter((w) => w.word.length >= 2);
+  const seen = new Set<string>();
+  const terms: string[] = [];
+  for (const w of ranked) {
+    if (terms.length >= MAX_SEARCH_TERMS || seen.has(w.word)) continue;
+    seen.add(w.word);
+    terms.push(w.word);
+  }
+  const splits = ranked.filter((w) => w.splittable && w.word.length >= MIN_SPLIT_WORD).flatMap((w) => splitsOf(w.word));
+  return [...terms, ...[...new Set(splits)].slice(0, MAX_SPLITS)];
 }

