@@ -41,16 +41,16 @@ export class Authenticator {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('Malformed Authorization header; expected "Bearer <API key>"');
     const secret = match[1]!;
-    if (!looksLikeKey(secret)) throw unauthorized('Invalid API key');
+    if (!looksLikeKey(secret)) throw unauthorized('Invalid API key', true);
     const hash = hashKey(secret);
     const now = Date.now();
     let entry = this.cache.get(hash);
     if (!entry || now - entry.cachedAt > this.ttlMs) {
       entry = await this.load(hash, now);
     }
-    if (!entry.caller) throw unauthorized('Invalid API key');
-    if (entry.revokedAt) throw unauthorized('This API key has been revoked');
-    if (entry.expiresAt && entry.expiresAt.getTime() <= now) throw unauthorized('This API key has expired');
+    if (!entry.caller) throw unauthorized('Invalid API key', true);
+    if (entry.revokedAt) throw unauthorized('This API key has been revoked', true);
+    if (entry.expiresAt && entry.expiresAt.getTime() <= now) throw unauthorized('This API key has expired', true);
     this.pendingLastUsed.set(entry.caller.apiKeyId, new Date(now));
     return entry.caller;
   }

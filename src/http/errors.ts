@@ -49,6 +49,8 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
+    /** Response headers that belong to this error (WWW-Authenticate on a 401). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.statusCode = STATUS[code];
@@ -60,7 +62,9 @@ export const invalid = (message: string, details?: Record<string, unknown>) =>
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
-export const unauthorized = (message: string) => new AppError('AUTH_FAILED', message);
+/** 401 with the RFC 6750 challenge; `invalidToken` when a key was sent but is not (or no longer) valid. */
+export const unauthorized = (message: string, invalidToken = false) =>
+  new AppError('AUTH_FAILED', message, undefined, { 'www-authenticate': invalidToken ? 'Bearer realm="mindprint", error="invalid_token"' : 'Bearer realm="mindprint"' });
 
 export interface ErrorBody {
   error: string;
@@ -121,6 +125,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const appError = err instanceof AppError ? err : (fromFastifyError(err as FastifyError) ?? fromDatabaseError(err));
     if (appError) {
       if (appError.code === 'INTERNAL') request.log.error({ err }, 'request failed');
+      if (appError.headers) reply.headers(appError.headers);
       return reply.status(appError.statusCode).send(errorBody(appError.code, appError.message, appError.details));
     }
     request.log.error({ err }, 'unhandled error');

@@ -29,9 +29,13 @@ describe('authentication and tenancy', () => {
       assert.equal(res.status, 401);
       assert.equal(res.body.code, 'AUTH_FAILED');
       assert.equal(typeof res.body.error, 'string');
+      // RFC 6750: the challenge says how to authenticate, and whether the key sent was the problem.
+      assert.match(res.headers.get('www-authenticate') ?? '', key ? /^Bearer realm="mindprint", error="invalid_token"$/ : /^Bearer realm="mindprint"$/);
     }
     // Unknown routes under the base path need a key too.
-    assert.equal((await s.api('GET', '/nothing-here', undefined, null)).status, 401);
+    const unknown = await s.api('GET', '/nothing-here', undefined, null);
+    assert.equal(unknown.status, 401);
+    assert.match(unknown.headers.get('www-authenticate') ?? '', /^Bearer/);
     assert.equal((await s.api('GET', '/nothing-here')).status, 404);
   });
 

@@ -61,6 +61,19 @@ describe('minds', () => {
     for (const r of [...created, ...others, ...fresh]) assert.equal((await s.api('DELETE', `/minds/${r.body.mind.id}`)).status, 200);
   });
 
+  test('names in any script get a slug of their own letters; search finds them', async () => {
+    const made = [];
+    for (const [name, slug] of [['Владимир Путин', 'владимир-путин'], ['毛泽东', '毛泽东'], ['Zoë Ünal', 'zoe-unal'], ['🙂', 'mind']]) {
+      const res = await s.api('POST', '/minds', { name });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.mind.slug, slug, name);
+      made.push(res.body.mind);
+    }
+    assert.equal((await s.api('POST', '/minds', { name: 'Владимир  Путин!' })).body.mind.slug, 'владимир-путин-2');
+    assert.deepEqual((await s.api('GET', `/minds/search?query=${encodeURIComponent('ПУТИН')}`)).body.minds.map((m: any) => m.name).sort(), ['Владимир  Путин!', 'Владимир Путин'].sort());
+    for (const m of (await s.api('GET', '/minds')).body.minds) if (made.some((x) => x.id === m.id) || m.name === 'Владимир  Путин!') await s.api('DELETE', `/minds/${m.id}`);
+  });
+
   test('list is newest first and filters by any of the tag names, case-insensitively', async () => {
     const all = await s.api('GET', '/minds');
     assert.equal(all.status, 200);
