@@ -113,11 +113,22 @@ export async function loadMindScope(
  * message can change the query's meaning or make it fail to parse.
  */
 export function tsQueryText(terms: readonly string[]): string {
-  const clean = terms.map((t) => t.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase()).filter((t) => t.length >= 2 && t.length <= 64);
-  return [...new Set(clean)].join(' | ');
+  const word = (t: string) => t.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  const ok = (w: string) => w.length >= 2 && w.length <= 64;
+  const clean = terms.map((t) => {
+    // Two words separated by a space are a phrase: "health care" is `(health <-> care)`.
+    const parts = t.trim().split(/\s+/).map(word);
+    if (parts.length === 2 && parts.every(ok)) return `(${parts[0]} <-> ${parts[1]})`;
+    const w = word(t);
+    return ok(w) ? w : '';
+  });
+  return [...new Set(clean.filter(Boolean))].join(' | ');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 interface TurnRow {
+  rank: number | string;
   id: string;
   snapshot_id: string;
   text: string;
@@ -127,38 +138,70 @@ interface TurnRow {
   mindset_date: string | Date;
 }
 
+export interface RetrieveOptions {
+  /**
+   * Turns an earlier answer of the conversation quoted: fetched whatever the terms, so a
+   * follow-up can go on from what was said (at most MAX_CITED_TURNS).
+   */
+  citedTurnIds?: readonly string[];
+  /** Add the opening turns of each conversation, where people introduce themselves (a greeting, "who are you?"). */
+  openings?: boolean;
+}
+
+/** At most this many quoted turns are fetched back for a follow-up. */
+export const MAX_CITED_TURNS = 20;
+/** Opening turns: the mind's turns among the first OPENING_SEQ of a transcript, at most OPENING_TURNS in all. */
+export const OPENING_SEQ = 30;
+export const OPENING_TURNS = 60;
+
 /**
  * Candidate memory for `terms`: the mind's own turns in scope matching any term (in what they
  * said, weight A, or in the question they answered, weight B), best ts_rank first, newest
  * mindset breaking ties; at most MAX_CANDIDATES. When nothing matches — or there are no terms —
- * the latest FALLBACK_TURNS turns instead, in the same statement.
+ * the latest FALLBACK_TURNS turns instead, in the same statement. With `options`, also the
+ * turns the conversation quoted and the opening turns of each transcript.
  */
-export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly string[]): Promise<MemoryTurn[]> {
+export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly string[], options: RetrieveOptions = {}): Promise<MemoryTurn[]> {
   const query = tsQueryText(terms);
   const where = inScope(scope.organizationId, scope.mindId, scope.asOfDate);
   const turnsOf = sql`turns t join snapshots s on s.id = t.snapshot_id
     where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${where}`;
-  const fallback = sql`select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, s.mindset_date, 0::real as rank
+  const columns = sql`t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, s.mindset_date`;
+  const fallback = sql`select ${columns}, 0::real as rank
     from ${turnsOf}
     order by s.mindset_date desc, t.seq desc
     limit ${FALLBACK_TURNS}`;
+  const cited = [...new Set(options.citedTurnIds ?? [])].filter((id) => UUID.test(id)).slice(0, MAX_CITED_TURNS);
+  const extras: SQL[] = [];
+  if (cited.length > 0) {
+    extras.push(sql`select ${columns}, 0::real as rank from ${turnsOf} and t.id in (${sql.join(cited.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  }
+  if (options.openings) {
+    extras.push(sql`select * from (select ${columns}, 0::real as rank from ${turnsOf} and t.seq < ${OPENING_SEQ}
+      order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) o`);
+  }
+  const more = extras.length ? sql` union ${sql.join(extras, sql` union `)}` : sql``;
   const statement = query
     ? sql`
       with q as (select to_tsquery('english', ${query}) as q),
       hits as (
-        select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, s.mindset_date, ts_rank(t.tsv, q.q) as rank
+        select ${columns}, ts_rank(t.tsv, q.q) as rank
         from q, ${turnsOf} and t.tsv @@ q.q
         order by rank desc, s.mindset_date desc, t.seq
         limit ${MAX_CANDIDATES}
-      )
-      select * from (
+      ),
+      found as (
         select * from hits
         union all
         select * from (${fallback}) f where not exists (select 1 from hits)
-      ) u
-      order by u.rank desc, u.mindset_date desc, u.seq`
-    : sql`select * from (${fallback}) f order by f.mindset_date desc, f.seq`;
-  return rowsOf<TurnRow>(await db.execute(statement)).map((r) => ({
+      )
+      select distinct on (u.id) * from (select * from found${more}) u
+      order by u.id, u.rank desc`
+    : sql`select distinct on (u.id) * from (select * from (${fallback}) f${more}) u order by u.id, u.rank desc`;
+  const rows = rowsOf<TurnRow>(await db.execute(statement));
+  // Best match first, newest mindset breaking ties (the engine's ranking does not depend on it; an LLM's excerpts do).
+  rows.sort((a, b) => Number(b.rank) - Number(a.rank) || toDate(b.mindset_date).getTime() - toDate(a.mindset_date).getTime() || Number(a.seq) - Number(b.seq) || (a.id < b.id ? -1 : 1));
+  return rows.map((r) => ({
     turnId: r.id,
     snapshotId: r.snapshot_id,
     text: r.text,
@@ -171,6 +214,7 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
 
 interface ProfileRow {
   id: string;
+  speakers: { label: string; isMind: boolean }[] | string | null;
   mindset_date: string | Date;
   mind_words: number | string;
   psychometrics: ProfileSnapshotInput['psychometrics'] | string;
@@ -180,14 +224,22 @@ interface ProfileRow {
 
 const parsed = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
+/** What a simulation knows about the person besides their turns: the profile, and who else spoke. */
+export interface MindMaterial {
+  profile: MindProfile;
+  /** Speaker labels of the other people in the snapshots in scope (interviewers, moderators, opponents). */
+  otherSpeakers: string[];
+}
+
 /**
- * The analysis rows of every snapshot in scope, in one statement, folded into a profile.
- * Evidence is left out: the persona card does not quote it, and it is most of the bytes.
+ * The analysis rows of every snapshot in scope, in one statement, folded into a profile; and the
+ * other speakers of those snapshots. Evidence is left out: the persona card does not quote it,
+ * and it is most of the bytes.
  */
-export async function loadProfile(db: Db, scope: MindScope): Promise<MindProfile> {
+export async function loadProfile(db: Db, scope: MindScope): Promise<MindMaterial> {
   const rows = rowsOf<ProfileRow>(
     await db.execute(sql`
-      select s.id, s.mindset_date, s.mind_words,
+      select s.id, s.speakers, s.mindset_date, s.mind_words,
         coalesce((select json_agg(json_build_object('instrument', p.instrument, 'name', p.name, 'score', p.score,
             'percentile', p.percentile, 'confidence', p.confidence, 'note', p.note, 'evidence', '[]'::json) order by p.id)
           from psychometrics p where p.snapshot_id = s.id), '[]'::json) as psychometrics,
@@ -201,7 +253,9 @@ export async function loadProfile(db: Db, scope: MindScope): Promise<MindProfile
       where ${inScope(scope.organizationId, scope.mindId, scope.asOfDate)}
     `),
   );
-  return buildProfile(
+  const others = new Set<string>();
+  for (const r of rows) for (const sp of (r.speakers ? parsed(r.speakers) : [])) if (!sp.isMind && sp.label) others.add(sp.label);
+  const profile = buildProfile(
     rows.map((r) => ({
       snapshotId: r.id,
       mindsetDate: toDate(r.mindset_date),
@@ -211,6 +265,7 @@ export async function loadProfile(db: Db, scope: MindScope): Promise<MindProfile
       findings: parsed(r.findings),
     })),
   );
+  return { profile, otherSpeakers: [...others].sort() };
 }
 
 /**
@@ -220,11 +275,16 @@ export async function loadProfile(db: Db, scope: MindScope): Promise<MindProfile
  * never looked up again (and ages out of the LRU).
  */
 export class PersonaCache {
-  private readonly entries = new Map<string, Promise<MindProfile>>();
+  private readonly entries = new Map<string, Promise<MindMaterial>>();
   constructor(private readonly maxEntries = 500) {}
 
   async persona(db: Db, scope: MindScope): Promise<PersonaCard> {
-    if (!scope.fingerprint) return personaFromProfile(scope.mindName, buildProfile([]));
+    return (await this.material(db, scope)).persona;
+  }
+
+  /** The persona card and the other speakers' names. */
+  async material(db: Db, scope: MindScope): Promise<{ persona: PersonaCard; otherSpeakers: string[] }> {
+    if (!scope.fingerprint) return { persona: personaFromProfile(scope.mindName, buildProfile([])), otherSpeakers: [] };
     const key = `${scope.mindId}/${scope.fingerprint}`;
     let entry = this.entries.get(key);
     if (entry) {
@@ -239,6 +299,7 @@ export class PersonaCache {
       while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     }
     // The name is not part of the key: renaming a mind takes effect at once.
-    return personaFromProfile(scope.mindName, await entry);
+    const { profile, otherSpeakers } = await entry;
+    return { persona: personaFromProfile(scope.mindName, profile), otherSpeakers };
   }
 }

@@ -21,7 +21,7 @@ import { openSse } from './sse.ts';
 
 const SIMULATE_DESCRIPTION = `Answers \`scenario.message\` the way the person would, from what they really said: the mind's own turns in its completed, linked snapshots (with \`snapshotId\`, only that snapshot and earlier ones by \`mindsetDate\`).
 
-A simulation is a conversation: without \`conversationId\` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; \`selectedSimulationModel\` may switch the model).
+A simulation is a conversation: without \`conversationId\` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; \`selectedSimulationModel\` switches the model, and the conversation keeps the model chosen last for the turns after). A follow-up ("Why?", "Give me an example.") is answered from the conversation so far, with what its earlier answers did not already quote.
 
 **Three ways to get the answer**
 - Default: 200 \`{message, simulationId, conversationId, messageId, model, evidence, analysis}\`. \`evidence\` are verbatim quotes of the person's turns the answer rests on; \`analysis\` is what they would be thinking, feeling, saying and doing. If an LLM provider fails, 502 with \`engineCode\`, \`simulationId\` and \`messageId\` (the stored message is \`failed\`).
@@ -30,10 +30,17 @@ A simulation is a conversation: without \`conversationId\` a new simulation is c
   - \`delta\` \`{text}\` — pieces of the answer; concatenated they are the answer;
   - \`done\` \`{message, evidence, analysis, model}\` — last, once the answer is stored;
   - \`error\` \`{error, code}\` — last, instead of \`done\`, when the run failed (the stored message is \`failed\` with \`errors\`).
-  Closing the connection cancels the generation; the stored message then ends \`failed\` with code \`aborted\` (or \`completed\` if it had finished).
+  Closing the connection cancels the generation; the stored message then ends \`failed\` with code \`aborted\`, keeping the text streamed so far (or \`completed\` if it had finished). While it streams, \`GET /simulations/{id}\` shows the message \`streaming\` with the text so far (saved about once a second).
 - \`runInBackground: true\`: 200 at once \`{message: "Simulation queued", simulationId, conversationId, messageId, status: "pending"}\`; a worker produces the answer, and \`GET /simulations/{simulationId}\` shows the assistant message go from \`pending\` to \`completed\` (or \`failed\` with \`errors\`).
 
 400 when the message is empty, the mind has no completed, linked snapshot, the conversation is another mind's, or the model is unknown (the message lists the available models). 404 for an unknown mind, snapshot or conversation; 403 for a conversation that is neither yours nor shared with you.`;
+
+/** The event stream of `stream: true`, as its schema describes it (text/event-stream). */
+const SSE_EVENTS = `Server-sent events, one JSON object per \`data:\` line, in this order:
+- \`event: start\` — \`{simulationId, conversationId, messageId}\`, once the messages are stored;
+- \`event: delta\` — \`{text}\`, a piece of the answer; the pieces concatenated are the answer;
+- \`event: done\` — \`{message, evidence, analysis, model}\`, last, once the answer is stored;
+- \`event: error\` — \`{error, code}\`, last instead of \`done\` when the run failed (the stored message is \`failed\`, with the text streamed so far).`;
 
 export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -45,7 +52,16 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
         summary: 'Run a simulation',
         description: SIMULATE_DESCRIPTION,
         body: SimulateBody,
-        response: { 200: Type.Union([SimulateResponse, QueuedResponse]), ...errorResponses(403, 404, 413, 415, 502) },
+        response: {
+          200: {
+            description: 'The answer; with `runInBackground`, the queued run; with `stream`, the event stream.',
+            content: {
+              'application/json': { schema: Type.Union([SimulateResponse, QueuedResponse]) },
+              'text/event-stream': { schema: Type.String({ description: SSE_EVENTS }) },
+            },
+          },
+          ...errorResponses(403, 404, 413, 415, 502),
+        },
       },
     }, async (req, reply) => {
       const run = await prepareRun(s, req.caller, req.body);
@@ -91,7 +107,7 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
       schema: {
         tags: ['Simulations'],
         summary: 'List simulations',
-        description: 'Your simulations and those shared with you, newest first. `limit` defaults to 20 (at most 100); `count` is the total.',
+        description: 'Your simulations and those shared with you, most recently active first: a conversation moves to the top when a message is added to it or an answer completes (`updatedAt`). `limit` defaults to 20 (at most 100); `count` is the total.',
         querystring: ListSimulationsQuery,
         response: { 200: Type.Object({ simulations: Type.Array(Simulation), count: Type.Integer() }), ...errorResponses() },
       },
@@ -101,7 +117,7 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
       schema: {
         tags: ['Simulations'],
         summary: 'Get a simulation',
-        description: 'The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending); `errors` is null or a list of `{code, message}`.',
+        description: 'The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending; while it streams, the text so far, saved about once a second; a failed answer keeps the text produced before the failure); `errors` is null or a list of `{code, message}`; `framework` is the framework that produced the message (`mindprint` for this service\'s engines).',
         params: SimulationParams,
         response: { 200: Type.Object({ simulation: Simulation, messages: Type.Array(Message) }), ...errorResponses(403, 404) },
       },

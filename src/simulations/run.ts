@@ -13,9 +13,9 @@ import { messages, simulations, type MessageContent } from '../db/schema.ts';
 import { AppError, invalid, notFound } from '../http/errors.ts';
 import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import { QUEUE } from '../jobs/queues.ts';
-import { buildQuery, extractSearchTerms, rankMemory } from '../simulation/extractive/index.ts';
+import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../simulation/extractive/index.ts';
 import { LlmEngineError } from '../simulation/llm/index.ts';
-import type { ConversationMessage, EngineResult, MemoryTurn, SimulationEngine } from '../simulation/types.ts';
+import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../simulation/types.ts';
 import { VERSION } from '../version.ts';
 import type { EngineRegistry } from './engines.ts';
 import { loadMindScope, retrieveMemory, type MindScope, type PersonaCache } from './retrieval.ts';
@@ -118,8 +118,12 @@ export async function createRun(s: RunServices, run: PreparedRun, mode: 'now' | 
     let last = 0;
     if (run.conversation) {
       simulationId = run.conversation.id;
-      // Locks the conversation first, so two turns sent at once get distinct, ordered seqs.
-      await tx.update(simulations).set({ updatedAt: new Date() }).where(sql`${simulations.id} = ${simulationId} and ${simulations.organizationId} = ${caller.organizationId}`);
+      // Locks the conversation first, so two turns sent at once get distinct, ordered seqs. The
+      // model chosen for this turn becomes the conversation's model for the turns after it.
+      await tx
+        .update(simulations)
+        .set({ updatedAt: new Date(), model: engine.id })
+        .where(sql`${simulations.id} = ${simulationId} and ${simulations.organizationId} = ${caller.organizationId}`);
       const [row] = rowsOf<{ seq: number | string | null }>(await tx.execute(sql`select max(seq) as seq from messages where conversation_id = ${simulationId}`));
       last = Number(row?.seq ?? 0);
     } else {
@@ -155,16 +159,33 @@ export async function createRun(s: RunServices, run: PreparedRun, mode: 'now' | 
   return ids;
 }
 
-/** The conversation before the message being answered: completed messages only, oldest first. */
+/**
+ * The conversation before the message being answered: completed messages only, oldest first,
+ * each earlier answer with its evidence (so the next answer can say something new).
+ */
 async function historyBefore(db: Db, simulationId: string, userSeq: number): Promise<ConversationMessage[]> {
   if (userSeq <= 1) return [];
-  const rows = rowsOf<{ role: 'user' | 'assistant'; text: string | null }>(
+  const rows = rowsOf<{ role: 'user' | 'assistant'; text: string | null; evidence: Evidence[] | string | null }>(
     await db.execute(sql`
-      select role, content->>'text' as text from messages
+      select role, content->>'text' as text, content->'evidence' as evidence from messages
       where conversation_id = ${simulationId} and seq < ${userSeq} and status = 'completed'
       order by seq`),
   );
-  return rows.filter((r) => r.text).map((r) => ({ role: r.role, text: r.text! }));
+  return rows
+    .filter((r) => r.text)
+    .map((r) => {
+      const evidence = typeof r.evidence === 'string' ? (JSON.parse(r.evidence) as Evidence[]) : r.evidence;
+      return r.role === 'assistant' && Array.isArray(evidence) ? { role: r.role, text: r.text!, evidence } : { role: r.role, text: r.text! };
+    });
+}
+
+/** Turns quoted by the latest answers of the conversation: fetched again so a follow-up can go on from them. */
+const CITED_ANSWERS = 2;
+function citedTurnIds(history: readonly ConversationMessage[]): string[] {
+  return history
+    .filter((m) => m.role === 'assistant')
+    .slice(-CITED_ANSWERS)
+    .flatMap((m) => (m.evidence ?? []).map((e) => e.turnId));
 }
 
 /**
@@ -183,21 +204,63 @@ export function runErrorOf(err: unknown): RunError {
   return { code: 'internal', message: 'The simulation failed on our side' };
 }
 
-/** Final state of the assistant message; never overwrites one that already ended (a retried job racing a lost one). */
-async function finish(db: Db, messageId: string, outcome: { result: EngineResult; model: string } | { error: RunError }): Promise<void> {
-  const now = new Date();
-  const set =
+/**
+ * Final state of the assistant message, and the conversation's last activity, in one statement;
+ * never overwrites a message that already ended (a retried job racing a lost one). A failed
+ * message keeps the text streamed before the failure (`partial`).
+ */
+async function finish(db: Db, messageId: string, outcome: { result: EngineResult; model: string } | { error: RunError; partial?: string; model?: string }): Promise<void> {
+  const content: MessageContent | null =
     'result' in outcome
-      ? {
-          status: 'completed',
-          content: { text: outcome.result.text, evidence: outcome.result.evidence, analysis: outcome.result.analysis, model: outcome.model } satisfies MessageContent,
-          errors: null,
-        }
-      : { status: 'failed', errors: [outcome.error] };
-  await db
-    .update(messages)
-    .set({ ...set, completedAt: now, updatedAt: now })
-    .where(sql`${messages.id} = ${messageId} and ${messages.status} in ('pending', 'streaming')`);
+      ? { text: outcome.result.text, evidence: outcome.result.evidence, analysis: outcome.result.analysis, model: outcome.model }
+      : outcome.partial
+        ? { text: outcome.partial, ...(outcome.model ? { model: outcome.model } : {}) }
+        : null;
+  const status = 'result' in outcome ? 'completed' : 'failed';
+  const errors = 'result' in outcome ? null : [outcome.error];
+  await db.execute(sql`
+    with m as (
+      update messages set status = ${status},
+        content = ${content === null ? sql`content` : sql`${JSON.stringify(content)}::jsonb`},
+        errors = ${errors === null ? null : JSON.stringify(errors)}::jsonb,
+        completed_at = now(), updated_at = now()
+      where id = ${messageId} and status in ('pending', 'streaming')
+      returning conversation_id
+    )
+    update simulations set updated_at = now() where id in (select conversation_id from m)`);
+}
+
+/** While an answer streams, its text so far is stored at most this often, so readers of the conversation see it grow. */
+export const PARTIAL_SAVE_MS = 1000;
+
+/** Stores the streamed text so far (throttled; the last save wins, and never after the message ended). */
+function partialSaver(db: Db, messageId: string, log?: RunServices['log']): { add(text: string): void; text(): string; flush(): Promise<void> } {
+  let text = '';
+  let saved = '';
+  let last = Date.now();
+  let pending: Promise<void> = Promise.resolve();
+  const save = () => {
+    if (text === saved) return;
+    const snapshot = text;
+    saved = snapshot;
+    pending = pending
+      .then(() => db.execute(sql`update messages set content = ${JSON.stringify({ text: snapshot })}::jsonb, updated_at = now() where id = ${messageId} and status = 'streaming'`))
+      .then(
+        () => undefined,
+        (err: unknown) => log?.error({ err, messageId }, 'could not store the partial answer'),
+      );
+  };
+  return {
+    add(piece) {
+      text += piece;
+      if (Date.now() - last >= PARTIAL_SAVE_MS) {
+        last = Date.now();
+        save();
+      }
+    },
+    text: () => text,
+    flush: () => pending,
+  };
 }
 
 export interface ExecuteOptions {
@@ -218,21 +281,45 @@ export async function executeRun(
   message: string,
   opts: ExecuteOptions & { retryable?: (err: unknown) => boolean } = {},
 ): Promise<EngineResult> {
+  const partial = opts.onDelta ? partialSaver(s.db, ids.messageId, s.log) : null;
   try {
-    const history = await historyBefore(s.db, ids.simulationId, ids.seq - 1);
-    const terms = extractSearchTerms(message, history);
-    const [found, persona] = await Promise.all([retrieveMemory(s.db, scope, terms), s.personas.persona(s.db, scope)]);
-    const memory = engine.engine === 'llm' ? rankForLlm(found, message, history) : found;
-    const result = await engine.generate({ mindName: scope.mindName, message, history, memory, persona, signal: opts.signal }, opts.onDelta);
+    const input = await engineInput(s, scope, engine, ids.simulationId, ids.seq - 1, message);
+    const onDelta = opts.onDelta
+      ? (text: string) => {
+          partial!.add(text);
+          opts.onDelta!(text);
+        }
+      : undefined;
+    const result = await engine.generate({ ...input, signal: opts.signal }, onDelta);
+    await partial?.flush();
     await finish(s.db, ids.messageId, { result, model: engine.id });
     return result;
   } catch (err) {
     if (opts.retryable?.(err)) throw err;
     const error = runErrorOf(err);
     if (error.code === 'internal') s.log?.error({ err, messageId: ids.messageId }, 'simulation failed');
-    await finish(s.db, ids.messageId, { error }).catch((e: unknown) => s.log?.error({ err: e, messageId: ids.messageId }, 'could not mark simulation message failed'));
+    await partial?.flush();
+    await finish(s.db, ids.messageId, { error, partial: partial?.text(), model: engine.id }).catch((e: unknown) =>
+      s.log?.error({ err: e, messageId: ids.messageId }, 'could not mark simulation message failed'),
+    );
     throw err;
   }
+}
+
+/**
+ * What an engine is given to answer `message` in a conversation: the history before it (with
+ * the earlier answers' evidence), the memory retrieved for it (plus the turns the conversation
+ * quoted, and the opening turns for a greeting or "who are you?"), the persona, and the other
+ * speakers' names. The one path every caller takes — POST /simulate, background jobs and the
+ * fidelity benchmark — so what is measured is what is served.
+ */
+export async function engineInput(s: Pick<RunServices, 'db' | 'personas'>, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
+  const history = simulationId ? await historyBefore(s.db, simulationId, userSeq) : [];
+  const terms = extractSearchTerms(message, history);
+  const options = { citedTurnIds: citedTurnIds(history), openings: socialIntent(message, scope.mindName.split(/\s+/)) !== null };
+  const [found, material] = await Promise.all([retrieveMemory(s.db, scope, terms, options), s.personas.material(s.db, scope)]);
+  const memory = engine.engine === 'llm' ? rankForLlm(found, message, history) : found;
+  return { mindName: scope.mindName, message, history, memory, persona: material.persona, otherSpeakers: material.otherSpeakers };
 }
 
 /** A failed run as the HTTP error of a synchronous POST /simulate. */

@@ -41,7 +41,9 @@ export const Analysis = Type.Object({
 });
 
 export const MessageContent = Type.Object({
-  text: Type.String({ description: 'The message text (for an assistant message: the answer so far, empty while pending)' }),
+  text: Type.String({
+    description: 'The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed.',
+  }),
   evidence: Type.Optional(Type.Array(Evidence)),
   analysis: Type.Optional(Analysis),
   model: Type.Optional(Type.String({ description: 'The model that produced the answer' })),
@@ -58,7 +60,10 @@ export const Message = Type.Object({
   conversationId: Uuid,
   role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
   status: Type.Union([Type.Literal('pending'), Type.Literal('streaming'), Type.Literal('completed'), Type.Literal('failed')]),
-  framework: Type.String({ example: 'mindprint' }),
+  framework: Type.String({
+    description: 'What produced the message: always `mindprint` (this service and its engines; `content.model` names the model). Other Mind Simulation Service implementations may name theirs (e.g. `react`).',
+    example: 'mindprint',
+  }),
   version: Type.String({ example: '0.1.0' }),
   content: Nullable(MessageContent),
   errors: Nullable(Type.Array(MessageError)),

@@ -117,7 +117,7 @@ export async function listSimulations(db: Db, caller: Caller, query: ListSimulat
   const limit = query.limit ?? 20;
   const offset = query.offset ?? 0;
   const where = query.mindId ? sql`${visibleTo(caller)} and s.mind_id = ${query.mindId}` : visibleTo(caller);
-  const rows = rowsOf<SimulationRow>(await db.execute(selectSimulations(where, sql`order by s.created_at desc, s.id desc limit ${limit} offset ${offset}`)));
+  const rows = rowsOf<SimulationRow>(await db.execute(selectSimulations(where, sql`order by s.updated_at desc, s.created_at desc, s.id desc limit ${limit} offset ${offset}`)));
   let count = rows[0] ? Number(rows[0].total) : 0;
   if (!rows[0] && offset > 0) {
     // Past the end: the window count came back with no row to carry it.

@@ -157,9 +157,53 @@ test('a client that disconnects mid-stream cancels the generation; the message e
   const message = await waitForMessage(s, start.data.simulationId, start.data.messageId);
   assert.equal(message.status, 'failed');
   assert.equal(message.errors[0].code, 'aborted');
+  // The text streamed before the disconnect is kept.
+  assert.match(message.content.text, /^word0 /);
+  assert.ok(!message.content.text.includes('word39'), 'only what was produced before the client left');
   // The provider's request was cancelled too.
   await fake.chatRequests()[0]!.closed;
   assert.equal(fake.chatRequests()[0]!.aborted, true);
+});
+
+test('while an answer streams, the conversation shows the text so far', async () => {
+  fake.setReply(scripted({ chunks: Array.from({ length: 30 }, (_, i) => `word${i} `), chunkDelayMs: 100 }));
+  const controller = new AbortController();
+  const res = await fetch(`${s.base}/simulate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL, stream: true }),
+    signal: controller.signal,
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!/event: delta/.test(text)) text += decoder.decode((await reader.read()).value, { stream: true });
+  const start = parseSse(text.slice(0, text.indexOf('\n\n') + 2))[0]!;
+  // The text so far is saved about once a second while the answer streams (3 s in all here).
+  await new Promise((r) => setTimeout(r, 1600));
+  const got = await s.api('GET', `/simulations/${start.data.simulationId}`);
+  const streaming = got.body.messages.find((m: any) => m.id === start.data.messageId);
+  assert.equal(streaming.status, 'streaming');
+  assert.match(streaming.content?.text ?? '', /^word0 word1 /, 'the answer so far');
+  for (;;) {
+    const { done } = await reader.read();
+    if (done) break;
+  }
+  const message = await waitForMessage(s, start.data.simulationId, start.data.messageId);
+  assert.equal(message.status, 'completed');
+  assert.match(message.content.text, /word29 $/);
+});
+
+test('a model chosen mid-conversation stays the conversation\'s model for the turns after', async () => {
+  const first = await s.api('POST', '/simulate', { scenario: { message: 'Could the engine make music?' }, mindId });
+  assert.equal(first.body.model, 'mindprint-extractive-1');
+  const switched = await s.api('POST', '/simulate', { scenario: { message: 'And poetry?' }, mindId, conversationId: first.body.conversationId, selectedSimulationModel: MODEL });
+  assert.equal(switched.body.model, MODEL);
+  const next = await s.api('POST', '/simulate', { scenario: { message: 'Why?' }, mindId, conversationId: first.body.conversationId });
+  assert.equal(next.status, 200, JSON.stringify(next.body));
+  assert.equal(next.body.model, MODEL, 'the model chosen last is kept');
+  const got = await s.api('GET', `/simulations/${first.body.simulationId}`);
+  assert.deepEqual(got.body.messages.filter((m: any) => m.role === 'assistant').map((m: any) => m.content.model), ['mindprint-extractive-1', MODEL, MODEL]);
 });
 
 test('background LLM run: a rejected request ends failed with errors', async () => {

@@ -43,6 +43,18 @@ function remap(a: AnalysisResult, ids: string[]): AnalysisResult {
   };
 }
 
+/** The snapshot's speakers, as the pipeline records them. */
+function speakersOf(turns: SeedTurn[], mind: string): { label: string; turns: number; words: number; isMind: boolean }[] {
+  const by = new Map<string, { label: string; turns: number; words: number; isMind: boolean }>();
+  for (const t of turns) {
+    const sp = by.get(t.speaker) ?? { label: t.speaker, turns: 0, words: 0, isMind: t.speaker === mind };
+    sp.turns++;
+    sp.words += t.text.split(/\s+/).filter(Boolean).length;
+    by.set(t.speaker, sp);
+  }
+  return [...by.values()];
+}
+
 /** Inserts one snapshot with its turns (context = the previous other speaker's turn) and analysis; returns its id. */
 export async function seedSnapshot(db: Db, o: SeedSnapshot): Promise<{ snapshotId: string; turnIds: string[] }> {
   const [artifact] = await db
@@ -65,6 +77,7 @@ export async function seedSnapshot(db: Db, o: SeedSnapshot): Promise<{ snapshotI
       status: o.status ?? 'completed',
       linked: o.linked ?? true,
       mindSpeaker: o.mind,
+      speakers: speakersOf(o.turns, o.mind),
       mindWords: analysis?.mindWords ?? 0,
       psychometricCount: analysis?.psychometrics.length ?? 0,
       keyTopicCount: analysis?.keyTopics.length ?? 0,

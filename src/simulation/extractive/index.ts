@@ -144,7 +144,7 @@ export function streamPieces(text: string): string[] {
   return text.match(/\s*\S+\s*/g) ?? [];
 }
 
-/** Let the event loop run (socket writes, a client's disconnect) between sentences. */
+/** Let the event loop run (socket writes, a client's disconnect) between pieces. */
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createExtractiveEngine(): SimulationEngine {
@@ -159,7 +159,7 @@ export function createExtractiveEngine(): SimulationEngine {
         for (const piece of streamPieces(result.text)) {
           input.signal?.throwIfAborted();
           onDelta(piece);
-          if (/[.!?]["')\]]*\s*$/.test(piece)) await tick();
+          await tick();
         }
       }
       input.signal?.throwIfAborted();

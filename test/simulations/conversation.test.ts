@@ -1,0 +1,108 @@
+/**
+ * Conversations over HTTP on a real memory bank (Barack Obama's three 2012 debates, seeded with
+ * their real analysis and speakers): follow-ups bring new evidence, a topic change gets its own
+ * answer, conversations are listed by last activity, and a client that leaves an extractive
+ * stream leaves a finished message behind.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { readDebate, seedSnapshot } from './seed.ts';
+import { parseSse, waitForMessage } from './helpers.ts';
+
+let s: TestServer;
+let mindId: string;
+
+before(async () => {
+  s = await startTestServer();
+  const mind = (await s.api('POST', '/minds', { name: 'Barack Obama' })).body.mind;
+  mindId = mind.id;
+  for (const date of ['2012-10-03', '2012-10-16', '2012-10-22']) {
+    await seedSnapshot(s.ctx.db, { organizationId: mind.organizationId, mindId, mind: 'Barack H Obama', turns: readDebate(date), mindsetDate: new Date(`${date}T00:00:00Z`) });
+  }
+});
+after(() => s?.close());
+
+const ask = async (message: string, conversationId?: string) => {
+  const res = await s.api('POST', '/simulate', { scenario: { message }, mindId, ...(conversationId ? { conversationId } : {}) });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body;
+};
+const quotes = (b: any): string[] => b.evidence.map((e: any) => `${e.turnId}:${e.quote}`);
+
+test('follow-ups in a conversation bring new evidence each time', async () => {
+  const first = await ask('What would you do about taxes for the middle class?');
+  const seen = new Set<string>(quotes(first));
+  const seenText = first.evidence.map((e: any) => e.quote).join(' ');
+  for (const message of ['Why?', 'Can you say more about that?', 'Give me an example.']) {
+    const next = await ask(message, first.conversationId);
+    assert.ok(next.evidence.length > 0, `${message}: ${next.message}`);
+    for (const e of next.evidence) {
+      assert.ok(!seen.has(`${e.turnId}:${e.quote}`), `${message} repeats evidence: ${e.quote}`);
+      assert.ok(!seenText.includes(e.quote), `${message} repeats a sentence already quoted: ${e.quote}`);
+    }
+    for (const q of quotes(next)) seen.add(q);
+    assert.match(next.message, /tax/i, `${message} stays on taxes`);
+  }
+});
+
+test('a topic change gets its own answer; a topic never discussed is said to be so', async () => {
+  const first = await ask('What would you do about taxes for the middle class?');
+  const deficit = await ask('What would you do to reduce the deficit?', first.conversationId);
+  assert.match(deficit.evidence[0].quote, /deficit/i);
+  const pizza = await ask('Tell me about pizza.', first.conversationId);
+  assert.deepEqual(pizza.evidence, []);
+  assert.match(pizza.message, /haven't really talked about pizza/);
+});
+
+test('sentences addressed to the moderators (names from the transcripts\' speakers) are left out', async () => {
+  for (const message of ['What would you do about taxes for the middle class?', 'What about Libya?', 'What is your plan for Medicare?']) {
+    const b = await ask(message);
+    for (const e of b.evidence) assert.doesNotMatch(e.quote, /(^|[.?!] )(Jim|Candy|Bob),|, (Jim|Candy|Bob)[.?]/, `${message}: ${e.quote}`);
+  }
+});
+
+test('GET /simulations lists the most recently active conversation first', async () => {
+  const older = await ask('What about energy?');
+  const newer = await ask('What about China?');
+  let list = await s.api('GET', `/simulations?mindId=${mindId}&limit=2`);
+  assert.deepEqual(list.body.simulations.map((x: any) => x.id), [newer.simulationId, older.simulationId]);
+  await ask('Why?', older.conversationId);
+  list = await s.api('GET', `/simulations?mindId=${mindId}&limit=2`);
+  assert.deepEqual(list.body.simulations.map((x: any) => x.id), [older.simulationId, newer.simulationId], 'continued, it moves to the top');
+  assert.ok(Date.parse(list.body.simulations[0].updatedAt) > Date.parse(list.body.simulations[0].createdAt));
+});
+
+test('a client that leaves an extractive stream: the message ends completed or failed with the text so far, never streaming', async (t) => {
+  const message = 'What would you do about taxes for the middle class?';
+  const full = (await ask(message)).message as string;
+  const controller = new AbortController();
+  const res = await fetch(`${s.base}/simulate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: { message }, mindId, stream: true }),
+    signal: controller.signal,
+  });
+  assert.equal(res.status, 200);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!/event: delta/.test(text)) {
+    const { value, done } = await reader.read();
+    assert.ok(!done, 'the stream did not end before the first delta');
+    text += decoder.decode(value, { stream: true });
+  }
+  const start = parseSse(text.slice(0, text.indexOf('\n\n') + 2))[0]!;
+  controller.abort();
+  await reader.cancel().catch(() => {});
+
+  const stored = await waitForMessage(s, start.data.simulationId, start.data.messageId);
+  assert.ok(['completed', 'failed'].includes(stored.status), stored.status);
+  t.diagnostic(`stored ${stored.status} with ${stored.content?.text.length ?? 0} of ${full.length} characters`);
+  if (stored.status === 'failed') {
+    assert.equal(stored.errors[0].code, 'aborted');
+    assert.ok(stored.content.text.length > 0 && full.startsWith(stored.content.text), 'the text streamed before the client left');
+  } else {
+    assert.equal(stored.content.text, full);
+  }
+});
