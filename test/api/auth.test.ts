@@ -14,6 +14,13 @@ describe('authentication and tenancy', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.apiKeys.length, 1);
     assert.equal(res.body.apiKeys[0].name, 'bootstrap');
+    const { sql } = await import('drizzle-orm');
+    const { rowsOf } = await import('../../src/db/client.ts');
+    const [owner] = rowsOf<{ org: string; email: string }>(
+      await s.ctx.db.execute(sql`select o.name as org, u.email from api_keys k join users u on u.id = k.user_id join organizations o on o.id = k.organization_id where k.id = ${res.body.apiKeys[0].id}`),
+    );
+    assert.deepEqual(owner, { org: 'default', email: 'admin@localhost' });
+    assert.equal(res.body.apiKeys[0].organizationId, (await s.api('POST', '/minds', { name: 'Owned' })).body.mind.organizationId);
     assert.equal(JSON.stringify(res.body).includes('mp_bootstrap-secret'), false, 'secrets are never listed');
   });
 

@@ -181,6 +181,25 @@ describe('mindprint CLI', () => {
       assert.equal(JSON.parse(listed.stdout)[0].id, issued.keyId);
       const bad = await cli(['keys', 'create', '--org', 'acme', '--user', 'not-an-email'], env);
       assert.equal(bad.code, 1);
+      // list --org and revoke on the embedded database too.
+      const other = JSON.parse((await cli(['keys', 'create', '--org', 'globex', '--user', 'g@globex.test', '--json'], env)).stdout);
+      const acme = await cli(['keys', 'list', '--org', 'acme'], env);
+      assert.match(acme.stdout, new RegExp(`${issued.keyId} .*active .*acme +a@acme\\.test`));
+      assert.doesNotMatch(acme.stdout, new RegExp(other.keyId));
+      assert.equal((await cli(['keys', 'list', '--org', 'nobody'], env)).stdout, 'No API keys.\n');
+      const revoked = await cli(['keys', 'revoke', issued.keyId], env);
+      assert.equal(revoked.code, 0, revoked.stderr);
+      assert.match(revoked.stdout, new RegExp(`Revoked API key ${issued.keyId}`));
+      assert.match((await cli(['keys', 'list', '--org', 'acme'], env)).stdout, /revoked/);
+      assert.equal((await cli(['keys', 'revoke', '00000000-0000-4000-8000-000000000000'], env)).code, 1);
+      const restarted = await serve(config, { printBootstrapKey: false });
+      try {
+        const base = `${restarted.url}${config.basePath}`;
+        assert.equal((await fetch(`${base}/minds`, { headers: { authorization: `Bearer ${issued.key}` } })).status, 401);
+        assert.equal((await fetch(`${base}/minds`, { headers: { authorization: `Bearer ${other.key}` } })).status, 200);
+      } finally {
+        await restarted.stop();
+      }
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }

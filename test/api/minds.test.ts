@@ -105,6 +105,20 @@ describe('minds', () => {
     assert.equal((await s.api('DELETE', `/minds/${id}`)).status, 404);
   });
 
+  test('deleting a mind removes its twin and its tag links from the database (the tags stay)', async () => {
+    const { mind, digitalTwin } = (await s.api('POST', '/minds', { name: 'Doomed', tags: 'fate,luck' })).body;
+    const { sql } = await import('drizzle-orm');
+    const { rowsOf } = await import('../../src/db/client.ts');
+    const count = async (q: ReturnType<typeof sql>) => rowsOf<{ n: number }>(await s.ctx.db.execute(q))[0]!.n;
+    assert.equal(await count(sql`select count(*)::int as n from digital_twins where mind_id = ${mind.id}`), 1);
+    assert.equal(await count(sql`select count(*)::int as n from mind_tags where mind_id = ${mind.id}`), 2);
+    assert.equal((await s.api('DELETE', `/minds/${mind.id}`)).status, 200);
+    assert.equal(await count(sql`select count(*)::int as n from minds where id = ${mind.id}`), 0);
+    assert.equal(await count(sql`select count(*)::int as n from digital_twins where id = ${digitalTwin.id} or mind_id = ${mind.id}`), 0);
+    assert.equal(await count(sql`select count(*)::int as n from mind_tags where mind_id = ${mind.id}`), 0);
+    assert.equal(await count(sql`select count(*)::int as n from tags where name in ('fate', 'luck')`), 2);
+  });
+
   test('a mind read again after any change shows the change (tag rename, tag delete, update)', async () => {
     const { mind } = (await s.api('POST', '/minds', { name: 'Cached Person', tags: 'alpha' })).body;
     assert.deepEqual((await s.api('GET', `/minds/${mind.id}`)).body.mind.tags.map((t: any) => t.name), ['alpha']);
@@ -128,6 +142,19 @@ describe('minds', () => {
     assert.equal(missing.status, 404);
     assert.equal(missing.body.code, 'NOT_FOUND');
     assert.equal((await s.api('PUT', '/minds/00000000-0000-4000-8000-000000000000', { name: 'x' })).status, 404);
+    for (const [method, path, body] of [
+      ['PUT', '/minds/not-a-uuid', { name: 'x' }],
+      ['DELETE', '/minds/not-a-uuid'],
+      ['PUT', '/minds/123/tags', { tagNames: [] }],
+      ['PUT', '/tags/not-a-uuid', { name: 'x' }],
+      ['DELETE', '/tags/00000000-0000-4000-8000-00000000000'],
+      ['DELETE', '/api-keys/nope'],
+    ] as const) {
+      const res = await s.api(method, path, body);
+      assert.equal(res.status, 400, `${method} ${path}`);
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+      assert.match(res.body.message, /^params\.(mindId|tagId|keyId) /, `${method} ${path}`);
+    }
   });
 
   test('search matches name, email, slug, tags and social values; exact, then prefix, then substring', async () => {

@@ -11,7 +11,7 @@ import { createThrowawayDatabase } from './pg.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { migrate, openDatabase } from '../../src/db/client.ts';
 import { createKeyFor } from '../../src/auth/keys.ts';
-import { serve, type RunningServer } from '../../src/server.ts';
+import { serve, type RunningServer, type ServeOptions } from '../../src/server.ts';
 
 let template: Promise<Blob> | null = null;
 
@@ -20,8 +20,6 @@ async function pgliteTemplate(): Promise<Blob> {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-template-'));
     const database = await openDatabase({ databaseUrl: null, dataDir: dir });
     await migrate(database);
-    const { PGlite } = await import('@electric-sql/pglite');
-    void PGlite;
     const dump = await ((database.db as any).$client as { dumpDataDir(c?: string): Promise<Blob> }).dumpDataDir('none');
     await database.close();
     await rm(dir, { recursive: true, force: true });
@@ -29,7 +27,6 @@ async function pgliteTemplate(): Promise<Blob> {
   })();
   return template;
 }
-
 
 export interface TestServer extends RunningServer {
   config: Config;
@@ -40,29 +37,54 @@ export interface TestServer extends RunningServer {
   api(method: string, path: string, body?: unknown, key?: string | null, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
   /** Creates an organization/user key directly in the database (as `mindprint keys create` does). */
   newKey(org: string, user: string): Promise<{ key: string; keyId: string; userId: string; organizationId: string }>;
+  /** Stops the service and starts it again on the same data (same config, same key); close the returned one. */
+  restart(): Promise<TestServer>;
   close(): Promise<void>;
 }
 
 export const onPostgres = () => Boolean(process.env.TEST_DATABASE_URL);
 
-export async function startTestServer(env: Record<string, string> = {}, opts: { usageFlushMs?: number } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  usageFlushMs?: number;
+  /** PGlite: open a real data dir instead of an in-memory copy of the template, so `restart()` keeps the data. */
+  persistent?: boolean;
+  /** PostgreSQL: a second service instance (replica) on this server's database; closing it leaves the database. */
+  replicaOf?: TestServer;
+  /** Passed to the service (cache TTLs, …). */
+  serveOptions?: Partial<ServeOptions>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, opts: TestServerOptions = {}): Promise<TestServer> {
+  if (opts.replicaOf && !opts.replicaOf.config.databaseUrl) throw new Error('replicaOf needs PostgreSQL: only one process may open an embedded database');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-test-'));
-  const pgDb = onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const pgDb = opts.replicaOf ? null : onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const databaseUrl = opts.replicaOf?.config.databaseUrl ?? pgDb?.url;
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     MINDPRINT_DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(opts.replicaOf ? { MINDPRINT_BOOTSTRAP_KEY: opts.replicaOf.key } : {}),
     ...env,
   });
-  const server = await serve(config, {
-    pgliteDump: pgDb ? undefined : await pgliteTemplate(),
+  const serveOptions: ServeOptions = {
+    pgliteDump: databaseUrl || opts.persistent ? undefined : await pgliteTemplate(),
     printBootstrapKey: false,
     usageFlushMs: opts.usageFlushMs ?? 60_000,
-  });
+    ...opts.serveOptions,
+  };
+  const cleanup = async () => {
+    await pgDb?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const server = await serve(config, serveOptions);
+  const key = config.bootstrapKey ?? server.bootstrap!.key;
+  return testServer(server, config, key, serveOptions, cleanup);
+}
+
+function testServer(server: RunningServer, config: Config, key: string, serveOptions: ServeOptions, cleanup: () => Promise<void>): TestServer {
   const base = `${server.url}${config.basePath}`;
-  const key = env.MINDPRINT_BOOTSTRAP_KEY ?? server.bootstrap!.key;
   return {
     ...server,
     config,
@@ -91,10 +113,14 @@ export async function startTestServer(env: Record<string, string> = {}, opts: { 
       return { status: res.status, body: parsed, headers: res.headers };
     },
     newKey: (org, user) => createKeyFor(server.ctx.db, { org, user }),
+    async restart() {
+      if (serveOptions.pgliteDump) throw new Error('restart() on PGlite needs startTestServer(…, { persistent: true })');
+      await server.stop();
+      return testServer(await serve(config, serveOptions), config, key, serveOptions, cleanup);
+    },
     async close() {
       await server.stop();
-      await pgDb?.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      await cleanup();
     },
   };
 }
