@@ -1,12 +1,12 @@
 /**
  * Prompt building for the LLM engine. Layout:
- *  - system: our fixed instructions, the fence rule, and the persona card (measures as numbers;
- *    transcript-derived text — topics, findings — inside a fence);
+ *  - system: our fixed instructions, the fence rule, and the persona's measures (trait scores and
+ *    style numbers, under our own labels): nothing derived from transcript text;
  *  - the conversation so far as real user/assistant messages;
- *  - a final user message: the retrieved excerpts (fenced, with turn ids) followed by the
- *    scenario message.
- * Excerpts go in the user turn rather than the system prompt so that untrusted transcript text
- * never sits in the message the model treats as most authoritative.
+ *  - a final user message: the persona notes (topics and findings, which quote the transcripts)
+ *    and the retrieved excerpts, each fenced, followed by the scenario message.
+ * Everything derived from transcripts goes in the user turn rather than the system prompt, so
+ * untrusted text never sits in the message the model treats as most authoritative.
  */
 import type { ModelMessage } from 'ai';
 import type { EngineInput, MemoryTurn, PersonaCard } from '../types.ts';
@@ -46,10 +46,10 @@ export function buildAnswerPrompt(input: EngineInput): BuiltPrompt {
     'Do not mention excerpts, transcripts, turn ids, the persona card, or that you are a simulation or an AI. ' +
       'Reply with the answer only: no preamble, no headings, no lists unless they would talk in lists.',
     FENCE_RULE,
-    personaCard(name, input.persona),
+    personaMeasures(name, input.persona),
   ].join('\n\n');
 
-  return { system, messages: [...historyMessages(input), { role: 'user', content: finalUserMessage(name, input.message, excerpts) }], excerpts };
+  return { system, messages: [...historyMessages(input), { role: 'user', content: finalUserMessage(name, input.message, excerpts, input.persona) }], excerpts };
 }
 
 /**
@@ -71,9 +71,9 @@ export function buildAnalysisPrompt(input: EngineInput, answer: string): BuiltPr
       'first, at most 5. "turnId" is the id shown in the excerpt header; "quote" is the most relevant sentence or ' +
       'passage copied verbatim from that excerpt (without the leading "> " and indentation). Use [] if the answer ' +
       'rests on none of the excerpts.',
-    'Base the analysis on the excerpts, the persona card and the answer; do not invent.',
+    'Base the analysis on the excerpts, the persona card, the persona notes and the answer; do not invent.',
     FENCE_RULE,
-    personaCard(name, input.persona),
+    personaMeasures(name, input.persona),
   ].join('\n');
   const messages: ModelMessage[] = [
     ...answerPrompt.messages,
@@ -94,13 +94,14 @@ function historyMessages(input: EngineInput): ModelMessage[] {
     .map((m) => ({ role: m.role, content: truncate(m.text, MAX_HISTORY_CHARS) }));
 }
 
-function finalUserMessage(name: string, message: string, excerpts: MemoryTurn[]): string {
+function finalUserMessage(name: string, message: string, excerpts: MemoryTurn[], persona: PersonaCard): string {
   const intro =
     excerpts.length > 0
       ? `Transcript excerpts: things ${name} really said, most relevant first. Each starts with a header ` +
         `[excerpt n · turn <turnId> · <date said>]; "Asked:" is what the other speaker said just before.`
       : `No transcript excerpts matched this message: nothing ${name} said in the transcripts covers it.`;
-  const parts = [intro];
+  const notes = personaNotes(persona);
+  const parts = notes.length > 0 ? [`Persona notes: topics ${name} talks about and findings from their transcripts (quoted data).`, fence(PERSONA_LABEL, notes), intro] : [intro];
   if (excerpts.length > 0) parts.push(fence(EXCERPTS_LABEL, excerpts.flatMap((turn, i) => excerptLines(name, turn, i + 1))));
   parts.push(`Message to ${name} (answer it as ${name}):\n${message}`);
   return parts.join('\n\n');
@@ -131,7 +132,8 @@ function isoDay(date: Date): string {
   return Number.isNaN(date.getTime()) ? 'date unknown' : date.toISOString().slice(0, 10);
 }
 
-function personaCard(name: string, persona: PersonaCard): string {
+/** The persona's measures for the system prompt: numbers under our own labels, no transcript-derived text. */
+function personaMeasures(name: string, persona: PersonaCard): string {
   const lines = ['Persona card', `Name: ${name}`];
   const traits = persona.traits.filter((t) => t.score !== null || t.percentile !== null);
   if (traits.length > 0) {
@@ -146,6 +148,15 @@ function personaCard(name: string, persona: PersonaCard): string {
       lines.push(`Their turns average about ${Math.round(words)} words: keep answers to a similar length.`);
     }
   }
+  lines.push('Topics they talk about and findings from their transcripts come with each message, as quoted persona notes.');
+  return lines.join('\n');
+}
+
+/**
+ * Topics and findings: derived from, and quoting, the transcripts, so untrusted. They go in the
+ * user message, fenced, never in the system prompt.
+ */
+function personaNotes(persona: PersonaCard): string[] {
   const notes: string[] = [];
   for (const topic of persona.topics.slice(0, MAX_TOPICS)) {
     const keywords = topic.keywords.slice(0, 8).map((k) => inline(k, 30)).join(', ');
@@ -154,8 +165,7 @@ function personaCard(name: string, persona: PersonaCard): string {
   for (const f of persona.findings.slice(0, MAX_FINDINGS)) {
     notes.push(`Finding (${inline(f.kind, 40)}): ${inline(f.statement, 300)}${f.quote ? ` — "${inline(f.quote, 300)}"` : ''}`);
   }
-  if (notes.length > 0) lines.push('Topics they talk about and findings from their transcripts:', fence(PERSONA_LABEL, notes));
-  return lines.join('\n');
+  return notes;
 }
 
 function traitValue(t: PersonaCard['traits'][number]): string {
