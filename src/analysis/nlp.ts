@@ -61,6 +61,8 @@ export interface TurnTokens {
   lemma: string[];
   /** True when wink marks the token as inside the scope of a negation. */
   negated: boolean[];
+  /** True when whitespace precedes the token ("trade-offs" is three tokens with none between them). */
+  spaceBefore: boolean[];
   sentences: SentenceSpan[];
   /** Word tokens (type word), the unit of every per-word rate. */
   wordCount: number;
@@ -84,6 +86,7 @@ export function tokenize(rawText: string): TurnTokens {
   // wink leaves the lemma undefined for some tokens ("cannot" before punctuation): fall back to the normal form.
   const lemma = (tokens.out(its.lemma as unknown as typeof its.value) as (string | undefined)[]).map((l, i) => l ?? normal[i]!);
   const negated = (tokens.out(its.negationFlag as unknown as typeof its.value) as unknown[]).map(Boolean);
+  const spaceBefore = (tokens.out(its.precedingSpaces) as string[]).map((s) => s.length > 0);
 
   const sentences: SentenceSpan[] = [];
   let cursor = 0;
@@ -100,7 +103,7 @@ export function tokenize(rawText: string): TurnTokens {
   }
   let wordCount = 0;
   for (const t of type) if (t === 'word') wordCount++;
-  return { value, normal, type, pos, lemma, negated, sentences, wordCount };
+  return { value, normal, type, pos, lemma, negated, spaceBefore, sentences, wordCount };
 }
 
 /** Words as a person would count them: whitespace-separated pieces holding a letter or digit. */

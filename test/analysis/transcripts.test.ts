@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../../src/analysis/index.ts';
-import { FILLER_PHRASES, STOPWORDS } from '../../src/analysis/lexicons.ts';
+import { FILLER_PHRASES, GENERIC_NOUNS, STOPWORDS } from '../../src/analysis/lexicons.ts';
+import { normaliseQuotes, tokenize } from '../../src/analysis/nlp.ts';
 import { GOLDEN, type Golden } from './golden.ts';
 import { counterIds, debate, lex, transcriptTurns } from './transcripts.ts';
 
@@ -22,6 +23,18 @@ async function analysis(g: Golden): Promise<{ turns: AnalysisTurn[]; result: Ana
     analysed.set(g.name, a);
   }
   return a;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whole-word uses of a phrase in a text, case-insensitive, its last word singular or plural. */
+function occurrences(text: string, phrase: string): number {
+  const words = phrase.toLowerCase().split(/[\s-]+/);
+  const last = words.pop()!;
+  const stem = last.replace(/(?:ies|es|s)$/, '');
+  const forms = [...new Set([last, `${last}s`, `${last}es`, stem, `${stem}s`, `${stem}es`, `${stem}y`, `${stem}ies`, `${stem}e`])].map(escape);
+  const pattern = `\\b${[...words.map(escape), `(?:${forms.join('|')})`].join('[\\s-]+')}\\b`;
+  return normaliseQuotes(text).toLowerCase().match(new RegExp(pattern, 'g'))?.length ?? 0;
 }
 
 /** Every quote must be a verbatim excerpt of the cited turn, and that turn must be the mind's. */
@@ -41,6 +54,40 @@ for (const g of GOLDEN) {
         alternatives.some((a) => new RegExp(`\\b${a}\\b`).test(words)),
         `none of [${alternatives.join(', ')}] among topics: ${result.keyTopics.map((t) => t.label).join('; ')}`,
       );
+    }
+  });
+
+  test(`${g.name}: topics are whole, specific phrases with evidence that mentions them`, async () => {
+    const { turns, result } = await analysis(g);
+    const said = turns.filter((t) => t.isMind).map((t) => normaliseQuotes(t.text)).join('\n');
+    if (g.top) {
+      const top = result.keyTopics[0]!;
+      const words = [top.label, ...top.keywords].join(' | ').toLowerCase();
+      assert.ok(g.top.names.some((n) => new RegExp(`\\b${n}\\b`).test(words)), `largest topic "${top.label}" [${top.keywords.join(', ')}] names none of ${g.top.names.join(', ')}`);
+      assert.ok(!(g.top.notLabel ?? []).includes(top.label.toLowerCase()), `largest topic labelled "${top.label}"`);
+    }
+    for (const t of result.keyTopics) {
+      for (const phrase of [t.label, ...t.keywords]) {
+        // Generic words and intensifiers are never a topic word on their own.
+        if (!phrase.includes(' ')) assert.ok(!GENERIC_NOUNS.has(phrase.toLowerCase()), `generic word "${phrase}" in topic ${t.label}`);
+        // Written as the mind wrote it (case kept: "Arizona law", not "arizona law").
+        assert.ok(new RegExp(`(^|[^\\p{L}])${escape(phrase)}`, 'u').test(said), `"${phrase}" (topic ${t.label}) is not written so in the mind's words`);
+      }
+      // No keyword is a fragment of another: a keyword inside a longer one is said mostly on its own.
+      for (const k of t.keywords)
+        for (const longer of t.keywords) {
+          if (longer === k || !new RegExp(`\\b${escape(k.toLowerCase())}\\b`).test(longer.toLowerCase())) continue;
+          const alone = occurrences(said, k);
+          const inside = occurrences(said, longer);
+          assert.ok(inside <= 0.5 * alone, `"${k}" is a fragment of "${longer}" (${inside} of its ${alone} uses), topic ${t.label}`);
+        }
+      // Evidence: whole sentences of the mind that mention the topic.
+      const terms = [t.label, ...t.keywords];
+      for (const e of t.evidence) {
+        const turn = turns.find((x) => x.turnId === e.turnId)!;
+        assert.ok(tokenize(turn.text).sentences.some((s) => s.text.trim() === e.quote), `topic ${t.label}: evidence is not a whole sentence: "${e.quote}"`);
+        assert.ok(terms.some((k) => occurrences(e.quote, k) > 0), `topic ${t.label}: evidence mentions none of its words: "${e.quote}"`);
+      }
     }
   });
 
