@@ -5,9 +5,10 @@
 import type { AppContext, Module } from './context.ts';
 import { simulationsModule } from './simulations/module.ts';
 import { snapshotsModule } from './snapshots/module.ts';
+import { webModule } from './web/module.ts';
 
 export async function loadModules(): Promise<Module[]> {
-  return [snapshotsModule, simulationsModule];
+  return [snapshotsModule, simulationsModule, webModule];
 }
 
 export async function initModules(ctx: AppContext): Promise<Module[]> {

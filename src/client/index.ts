@@ -11,10 +11,10 @@
  *
  * Every non-2xx answer throws MindprintApiError with the status and the `{code, message}` of the
  * service's JSON error body.
+ *
+ * It runs in browsers too (the web dashboard uses it): Node's modules are loaded only to read an
+ * upload given as a file path.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { paths } from './openapi-types.ts';
 import { parseEventStream } from './sse.ts';
 
@@ -209,6 +209,7 @@ export class MindprintClient {
     let blob: Blob;
     let fileName = input.fileName;
     if (typeof input.file === 'string' || input.file instanceof URL) {
+      const [{ readFile }, path, { fileURLToPath }] = await Promise.all([import('node:fs/promises'), import('node:path'), import('node:url')]);
       const filePath = input.file instanceof URL ? fileURLToPath(input.file) : input.file;
       blob = new Blob([await readFile(filePath)]);
       fileName ??= path.basename(filePath);

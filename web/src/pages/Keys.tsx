@@ -1,0 +1,132 @@
+/** The user's API keys: create (the secret is shown once), list, revoke. */
+import { useState } from 'react';
+import type { ApiKey, CreatedKey } from '../api.ts';
+import { ConfirmButton, ErrorNote, fmtDate, fmtDateTime, useAction, useLoad, useSession } from '../ui.tsx';
+
+export function KeysPage() {
+  const { client, key: current } = useSession();
+  const keys = useLoad(() => client.request<{ apiKeys: ApiKey[] }>('GET', '/api-keys').then((r) => r.apiKeys), [client]);
+  const [name, setName] = useState('');
+  const [days, setDays] = useState('');
+  const [created, setCreated] = useState<CreatedKey | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  const create = useAction(async () => {
+    const body = { ...(name.trim() ? { name: name.trim() } : {}), ...(days ? { expiresInDays: Number(days) } : {}) };
+    const res = await client.request<CreatedKey>('POST', '/api-keys', { body });
+    setCreated(res);
+    setCopied(false);
+    setName('');
+    setDays('');
+    keys.reload();
+  });
+  const revoke = useAction(async (k: ApiKey) => {
+    await client.request('DELETE', `/api-keys/${encodeURIComponent(k.id)}`);
+    keys.reload();
+  });
+
+  async function copy(secret: string) {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(true);
+    } catch {
+      // No clipboard permission (plain http on another host): select it for Ctrl+C instead.
+      (document.getElementById('new-secret') as HTMLInputElement | null)?.select();
+    }
+  }
+
+  const isCurrent = (k: ApiKey) => current.startsWith(k.prefix) && !k.revokedAt;
+  return (
+    <>
+      <div className="page-head">
+        <h1>API keys</h1>
+      </div>
+      <form
+        className="panel form-grid"
+        aria-label="New API key"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create.run();
+        }}
+      >
+        <label>
+          Name <span className="muted">(what it is for)</span>
+          <input name="keyName" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="ci" />
+        </label>
+        <label>
+          Expires in days <span className="muted">(optional)</span>
+          <input name="expiresInDays" type="number" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />
+        </label>
+        <div className="form-actions">
+          <button type="submit" disabled={create.pending}>
+            Create key
+          </button>
+        </div>
+        <ErrorNote error={create.error} />
+      </form>
+      {created && (
+        <section className="panel secret" role="status" aria-label="New key">
+          <p>
+            <strong>Copy the new key now:</strong> it is shown only this once.
+          </p>
+          <div className="secret-row">
+            <input id="new-secret" readOnly value={created.key} aria-label="New key secret" onFocus={(e) => e.target.select()} />
+            <button type="button" onClick={() => void copy(created.key)}>
+              {copied ? 'Copied' : 'Copy'}
+            </button>
+            <button type="button" className="subtle" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </section>
+      )}
+      <section className="panel">
+        <ErrorNote error={keys.error ?? revoke.error} />
+        {keys.data && (
+          <div className="table-wrap">
+            <table className="keys">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Key</th>
+                  <th>Created</th>
+                  <th>Last used</th>
+                  <th>Expires</th>
+                  <th>Status</th>
+                  <th aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {keys.data.map((k) => (
+                  <tr key={k.id} data-key={k.prefix}>
+                    <td>{k.name ?? <span className="muted">unnamed</span>}</td>
+                    <td>
+                      <code>{k.prefix}…</code>
+                      {isCurrent(k) && <span className="tag">this session</span>}
+                    </td>
+                    <td>{fmtDate(k.createdAt)}</td>
+                    <td>{k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : '—'}</td>
+                    <td>{k.expiresAt ? fmtDate(k.expiresAt) : 'never'}</td>
+                    <td>
+                      <span className={`status ${k.revokedAt ? 'failed' : 'completed'}`}>{k.revokedAt ? `revoked ${fmtDate(k.revokedAt)}` : 'active'}</span>
+                    </td>
+                    <td className="actions">
+                      {!k.revokedAt && (
+                        <ConfirmButton
+                          label="Revoke"
+                          confirm={isCurrent(k) ? 'Revoke the key of this session? You will be signed out.' : `Revoke ${k.name ?? k.prefix}?`}
+                          disabled={revoke.pending}
+                          onConfirm={() => void revoke.run(k)}
+                        />
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

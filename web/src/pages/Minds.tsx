@@ -1,0 +1,145 @@
+/** The minds: search, filter by tag, create, delete. */
+import { useEffect, useState } from 'react';
+import type { Mind } from '../api.ts';
+import { ConfirmButton, ErrorNote, fmtDate, Link, navigate, Tags, useAction, useLoad, useSession } from '../ui.tsx';
+
+export function MindsPage() {
+  const { client } = useSession();
+  const [query, setQuery] = useState('');
+  const [debounced, setDebounced] = useState('');
+  const [selected, setSelected] = useState<string[]>([]);
+  const [creating, setCreating] = useState(false);
+
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(query.trim()), 250);
+    return () => clearTimeout(t);
+  }, [query]);
+
+  const tags = useLoad(() => client.listTags(), [client]);
+  const minds = useLoad(async () => {
+    // Search answers across every mind; the tag filter (any of the chosen tags, as GET /minds
+    // does) then narrows it here.
+    if (debounced) {
+      const { minds } = await client.searchMinds(debounced);
+      const wanted = new Set(selected.map((t) => t.toLowerCase()));
+      return wanted.size ? minds.filter((m) => m.tags.some((t) => wanted.has(t.name.toLowerCase()))) : minds;
+    }
+    return (await client.listMinds(selected.length ? { tagNames: selected.join(',') } : {})).minds;
+  }, [client, debounced, selected.join(',')]);
+
+  const remove = useAction(async (m: Mind) => {
+    await client.deleteMind(m.id);
+    minds.setData((list) => list?.filter((x) => x.id !== m.id));
+    tags.reload();
+  });
+
+  const toggle = (name: string) => setSelected((s) => (s.includes(name) ? s.filter((x) => x !== name) : [...s, name]));
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Minds</h1>
+        <button type="button" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>
+          {creating ? 'Close' : 'New mind'}
+        </button>
+      </div>
+      {creating && <CreateMind onCreated={(m) => navigate(`/minds/${m.id}`)} />}
+      <section className="panel">
+        <div className="filters">
+          <input type="search" aria-label="Search minds" placeholder="Search by name, email or tag…" value={query} onChange={(e) => setQuery(e.target.value)} />
+          {tags.data && tags.data.tags.length > 0 && (
+            <div className="tag-filter" role="group" aria-label="Filter by tag">
+              {tags.data.tags.map((t) => (
+                <button type="button" key={t.id} className={`chip ${selected.includes(t.name) ? 'on' : ''}`} aria-pressed={selected.includes(t.name)} onClick={() => toggle(t.name)}>
+                  {t.name} <span className="count">{t.mindCount}</span>
+                </button>
+              ))}
+            </div>
+          )}
+        </div>
+        <ErrorNote error={minds.error ?? remove.error} />
+        {minds.data && minds.data.length === 0 && (
+          <p className="empty">{debounced || selected.length ? 'No mind matches.' : 'No minds yet. Create one, then upload a transcript of that person.'}</p>
+        )}
+        {minds.data && minds.data.length > 0 && (
+          <div className="table-wrap">
+            <table className="minds">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Tags</th>
+                  <th className="num">Snapshots</th>
+                  <th className="num wide-only">Findings</th>
+                  <th className="wide-only">Created</th>
+                  <th aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {minds.data.map((m) => (
+                  <tr key={m.id}>
+                    <td>
+                      <Link to={`/minds/${m.id}`} className="strong">
+                        {m.name}
+                      </Link>
+                      {m.email && <div className="muted small">{m.email}</div>}
+                    </td>
+                    <td>
+                      <Tags names={m.tags.map((t) => t.name)} />
+                    </td>
+                    <td className="num">{m.snapshotCount}</td>
+                    <td className="num wide-only">{m.findingCount}</td>
+                    <td className="wide-only">{fmtDate(m.createdAt)}</td>
+                    <td className="actions">
+                      <ConfirmButton label="Delete" confirm={`Delete ${m.name} and all its snapshots?`} onConfirm={() => void remove.run(m)} disabled={remove.pending} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {minds.loading && !minds.data && <p className="muted">Loading…</p>}
+      </section>
+    </>
+  );
+}
+
+function CreateMind({ onCreated }: { onCreated: (m: Mind) => void }) {
+  const { client } = useSession();
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [tags, setTags] = useState('');
+  const create = useAction(async () => {
+    const { mind } = await client.createMind({ name: name.trim(), ...(email.trim() ? { email: email.trim() } : {}), ...(tags.trim() ? { tags: tags.trim() } : {}) });
+    onCreated(mind);
+  });
+  return (
+    <form
+      className="panel form-grid"
+      aria-label="New mind"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void create.run();
+      }}
+    >
+      <label>
+        Name
+        <input name="name" required value={name} onChange={(e) => setName(e.target.value)} placeholder="Barack Obama" autoFocus />
+      </label>
+      <label>
+        Email <span className="muted">(optional)</span>
+        <input name="email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label>
+        Tags <span className="muted">(comma-separated)</span>
+        <input name="tags" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="politics, debates" />
+      </label>
+      <div className="form-actions">
+        <button type="submit" disabled={create.pending || !name.trim()}>
+          {create.pending ? 'Creating…' : 'Create mind'}
+        </button>
+      </div>
+      <ErrorNote error={create.error} />
+    </form>
+  );
+}

@@ -1,0 +1,221 @@
+/** The mind's profile (GET /minds/{id}/profile) as charts: traits, trajectories, style, emotions, topics, findings. */
+import { useState } from 'react';
+import type { Profile, ProfileFinding, ProfileTrait, Snapshot } from '../api.ts';
+import { BarChart, LineChart, type BarRow } from '../charts.tsx';
+import { ErrorNote, fmtDate, fmtNum, fmtOffset, fmtPct, humanize, useLoad, useSession } from '../ui.tsx';
+
+const f2 = (v: number) => v.toFixed(2);
+const KIND_ORDER = ['belief', 'value', 'goal', 'preference', 'habit', 'experience', 'fact'];
+const KIND_TITLE: Record<string, string> = { belief: 'Beliefs', value: 'Values', goal: 'Goals', preference: 'Preferences', habit: 'Habits', experience: 'Experiences', fact: 'Facts' };
+const RATE_MEASURES = ['hedging', 'certainty', 'pronounI', 'pronounWe', 'pronounYou'];
+const RATE_LABEL: Record<string, string> = { pronounI: '“I”', pronounWe: '“we”', pronounYou: '“you”' };
+
+export function ProfileTab({ mindId, snapshots }: { mindId: string; snapshots: Snapshot[] }) {
+  const { client } = useSession();
+  const completed = snapshots.filter((s) => s.status === 'completed' && s.linked);
+  const completedKey = completed.map((s) => s.id).join(',');
+  const profile = useLoad(async () => (await client.getProfile(mindId)).profile as Profile, [client, mindId, completedKey]);
+  // The notes on how far to trust each Big Five score live with a snapshot's psychometrics:
+  // take the newest one that feeds the profile.
+  const newest = [...completed].sort((a, b) => Date.parse(b.mindsetDate) - Date.parse(a.mindsetDate))[0];
+  const notes = useLoad(
+    async () => (newest ? (await client.getPsychometrics(mindId, newest.id)).psychometrics.filter((p) => p.instrument === 'big_five' && p.note) : []),
+    [client, mindId, newest?.id],
+  );
+
+  if (profile.error) return <ErrorNote error={profile.error} />;
+  const p = profile.data;
+  if (!p) return <p className="muted">Loading…</p>;
+  if (p.snapshotCount === 0)
+    return (
+      <section className="panel">
+        <p className="empty">No completed, linked snapshot yet: the profile appears once a transcript has been processed.</p>
+      </section>
+    );
+
+  const of = (instrument: string) => p.traits.filter((t) => t.instrument === instrument);
+  const bigFive = of('big_five');
+  const emotions = of('emotion');
+  const style = new Map(of('communication_style').map((t) => [t.name, t]));
+  const wordsPerTurn = style.get('wordsPerTurn')?.score;
+
+  return (
+    <div className="profile">
+      <p className="summary">
+        As of <strong>{fmtDate(p.asOf)}</strong> · {p.snapshotCount} snapshot{p.snapshotCount === 1 ? '' : 's'} · {fmtNum(p.mindWords)} words of their own speech
+        {wordsPerTurn != null && <> · {fmtNum(wordsPerTurn, 0)} words per turn</>}
+      </p>
+      <div className="grid2">
+        <section className="panel">
+          <h2>Big Five</h2>
+          <BarChart
+            title="Big Five traits (score 0–1)"
+            domain={[0, 1]}
+            marker={{ at: 0.5, label: 'middle' }}
+            missing="not scored"
+            rows={bigFive.map((t) => ({
+              label: humanize(t.name),
+              value: t.score,
+              valueText: t.score === null ? undefined : `${f2(t.score)}${t.percentile !== null ? ` · p${Math.round(t.percentile)}` : ''}`,
+              opacity: t.confidence,
+              detail: `confidence ${f2(t.confidence)}${t.percentile !== null ? `, percentile ${Math.round(t.percentile)}` : ''}`,
+            }))}
+          />
+          <p className="legend">
+            Bars are scores from 0 to 1; a paler bar rests on less evidence (its confidence). <em>p</em> is the percentile among real speakers.
+          </p>
+          {notes.data && notes.data.length > 0 && (
+            <details className="notes">
+              <summary>How far to trust these scores</summary>
+              <ul>
+                {notes.data.map((n) => (
+                  <li key={n.name}>
+                    <strong>{humanize(n.name)}:</strong> {n.note}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </section>
+        <section className="panel">
+          <h2>Emotions</h2>
+          <BarChart
+            title="Emotion words per 100 words"
+            format={f2}
+            rows={emotions.map((t) => ({ label: humanize(t.name), value: t.score, opacity: t.confidence, detail: `confidence ${f2(t.confidence)}` }))}
+          />
+          <p className="legend">Emotion words per 100 words of their speech (Plutchik’s eight; indicative word lists).</p>
+        </section>
+        <section className="panel">
+          <h2>Communication style</h2>
+          <BarChart title="Communication style, per 100 words" labelChars={16} format={f2} rows={RATE_MEASURES.filter((n) => style.has(n)).map((n) => traitRow(style.get(n)!, RATE_LABEL[n] ?? humanize(n)))} />
+          <BarChart title="Communication style, scales" labelChars={16} rows={styleScales(style)} />
+        </section>
+        <section className="panel">
+          <h2>Key topics</h2>
+          {p.keyTopics.length === 0 ? (
+            <p className="empty">No topic stands out yet.</p>
+          ) : (
+            <>
+              <BarChart
+                title="Key topics by share of their words"
+                format={(v) => fmtPct(v)}
+                rows={p.keyTopics.map((t) => ({ label: t.label, value: t.share, className: t.sentiment > 0.15 ? 'pos' : t.sentiment < -0.15 ? 'neg' : '', detail: `sentiment ${f2(t.sentiment)}; ${t.keywords.join(', ')}` }))}
+              />
+              <p className="legend">
+                Share of their words on the topic; <span className="swatch pos" /> leaning positive, <span className="swatch neg" /> leaning negative.
+              </p>
+            </>
+          )}
+        </section>
+      </div>
+      <Trajectories profile={p} />
+      <Findings findings={p.findings} />
+    </div>
+  );
+}
+
+function traitRow(t: ProfileTrait, label = humanize(t.name), extra: Partial<BarRow> = {}): BarRow {
+  return { label, value: t.score, opacity: t.confidence, detail: `confidence ${f2(t.confidence)}`, ...extra };
+}
+
+/** Measures on their own scales (README of src/analysis): each row gets its range. */
+function styleScales(style: Map<string, ProfileTrait>): BarRow[] {
+  const rows: BarRow[] = [];
+  const add = (name: string, domain: [number, number], text: (v: number) => string) => {
+    const t = style.get(name);
+    if (t) rows.push(traitRow(t, humanize(name), { domain, valueText: t.score === null ? undefined : text(t.score) }));
+  };
+  add('formality', [0, 100], (v) => `${v.toFixed(0)} / 100`);
+  add('readability', [0, 100], (v) => `${v.toFixed(0)} / 100`);
+  add('lexicalDiversity', [0, 1], f2);
+  add('questionRate', [0, 1], (v) => fmtPct(v));
+  add('sentiment', [-1, 1], (v) => (v > 0 ? `+${f2(v)}` : f2(v)));
+  return rows;
+}
+
+const TRAJECTORY_GROUPS = [
+  ['big_five', 'Big Five'],
+  ['emotion', 'Emotions'],
+  ['communication_style', 'Style'],
+] as const;
+
+function Trajectories({ profile }: { profile: Profile }) {
+  const firstScored = TRAJECTORY_GROUPS.find(([g]) => profile.trajectories.some((t) => t.instrument === g && t.points.some((p) => p.score !== null)));
+  const [group, setGroup] = useState<string>(firstScored?.[0] ?? 'big_five');
+  const shown = profile.trajectories.filter((t) => t.instrument === group && t.name !== 'wordsPerTurn');
+  const all = shown.flatMap((t) => t.points.map((p) => p.score ?? 0));
+  const domain: [number, number] | undefined = group === 'big_five' ? [0, 1] : group === 'emotion' ? [0, Math.max(0.1, ...all)] : undefined;
+  const snapshots = profile.trajectories[0]?.points.length ?? 0;
+  return (
+    <section className="panel">
+      <div className="section-head">
+        <h2>Trajectories</h2>
+        <div className="segmented" role="group" aria-label="Measures">
+          {TRAJECTORY_GROUPS.map(([g, label]) => (
+            <button key={g} type="button" aria-pressed={group === g} className={group === g ? 'on' : ''} onClick={() => setGroup(g)}>
+              {label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <p className="legend">
+        Each measure at each snapshot’s mindset date ({snapshots} snapshot{snapshots === 1 ? '' : 's'}); paler dots rest on less evidence.
+        {snapshots < 2 && ' Upload transcripts from other dates to see change over time.'}
+      </p>
+      <div className="small-multiples">
+        {shown.map((t) => (
+          <figure key={t.name}>
+            <figcaption>{humanize(t.name)}</figcaption>
+            <LineChart title={humanize(t.name)} domain={domain} format={f2} points={t.points.map((p) => ({ date: new Date(p.mindsetDate), value: p.score, opacity: p.confidence }))} />
+          </figure>
+        ))}
+      </div>
+    </section>
+  );
+}
+
+const FINDINGS_SHOWN = 6;
+
+function Findings({ findings }: { findings: ProfileFinding[] }) {
+  const [open, setOpen] = useState<string[]>([]);
+  const groups = new Map<string, ProfileFinding[]>();
+  for (const f of findings) groups.set(f.kind, [...(groups.get(f.kind) ?? []), f]);
+  const rank = (k: string) => (KIND_ORDER.includes(k) ? KIND_ORDER.indexOf(k) : KIND_ORDER.length);
+  const kinds = [...groups.keys()].sort((a, b) => rank(a) - rank(b));
+  return (
+    <section className="panel">
+      <h2>Findings</h2>
+      {findings.length === 0 && <p className="empty">No first-person statements were found yet.</p>}
+      <div className="findings">
+        {kinds.map((k) => (
+          <div key={k} className="finding-group">
+            <h3>
+              {KIND_TITLE[k] ?? humanize(k)} <span className="count">{groups.get(k)!.length}</span>
+            </h3>
+            <ul>
+              {groups
+                .get(k)!
+                .slice(0, open.includes(k) ? undefined : FINDINGS_SHOWN)
+                .map((f, i) => (
+                <li key={i} className={`finding ${f.polarity}`}>
+                  <p>{f.statement}</p>
+                  <blockquote>“{f.quote}”</blockquote>
+                  <p className="meta">
+                    {fmtDate(f.mindsetDate)}
+                    {f.startMs != null && ` at ${fmtOffset(f.startMs)}`} · confidence {f2(f.confidence)}
+                  </p>
+                </li>
+              ))}
+            </ul>
+            {groups.get(k)!.length > FINDINGS_SHOWN && !open.includes(k) && (
+              <button type="button" className="linkish small" onClick={() => setOpen((o) => [...o, k])}>
+                All {groups.get(k)!.length} {(KIND_TITLE[k] ?? humanize(k)).toLowerCase()}
+              </button>
+            )}
+          </div>
+        ))}
+      </div>
+    </section>
+  );
+}

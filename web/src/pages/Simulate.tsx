@@ -1,0 +1,270 @@
+/** Chat with the mind: streamed answers with their evidence, past conversations, "as of" a snapshot. */
+import { useEffect, useRef, useState } from 'react';
+import { errorText, type Analysis, type Evidence, type Message, type Snapshot } from '../api.ts';
+import { ErrorNote, fmtDate, fmtDateTime, fmtOffset, useLoad, useSession } from '../ui.tsx';
+
+interface Turn {
+  role: 'user' | 'assistant';
+  text: string;
+  status: 'streaming' | 'done' | 'failed' | 'stopped';
+  evidence?: Evidence[];
+  analysis?: Analysis;
+  model?: string;
+  error?: string;
+}
+
+interface Conversation {
+  conversationId: string | null;
+  simulationId: string | null;
+  /** The snapshot it answers as of ('' = all linked); fixed when it begins; unknown (undefined) for a reopened one. */
+  asOf?: string;
+  turns: Turn[];
+}
+
+const EMPTY: Conversation = { conversationId: null, simulationId: null, asOf: '', turns: [] };
+const FIXED = 'fixed';
+
+function turnOf(m: Message): Turn {
+  const failed = m.status === 'failed';
+  return {
+    role: m.role,
+    text: m.content?.text ?? '',
+    status: failed ? 'failed' : 'done',
+    evidence: m.content?.evidence,
+    analysis: m.content?.analysis,
+    model: m.content?.model,
+    error: failed ? (m.errors?.map((e) => e.message).join('; ') ?? 'failed') : undefined,
+  };
+}
+
+export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; mindName: string; snapshots: Snapshot[] }) {
+  const { client } = useSession();
+  const sims = useLoad(() => client.listSimulations({ mindId }).then((r) => r.simulations), [client, mindId]);
+  const models = useLoad(() => client.listModels().then((r) => r.models), [client]);
+  const [conv, setConv] = useState<Conversation>(EMPTY);
+  const [text, setText] = useState('');
+  const [snapshotId, setSnapshotId] = useState('');
+  const [model, setModel] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+  const end = useRef<HTMLDivElement>(null);
+  const streaming = conv.turns.some((t) => t.status === 'streaming');
+  const usable = snapshots.filter((s) => s.status === 'completed');
+  const snapshotDate = new Map(snapshots.map((s) => [s.id, s.mindsetDate]));
+
+  const lastStatus = conv.turns.at(-1)?.status;
+  // A block body: an effect may return only its cleanup (newer browsers' scrollIntoView returns a promise).
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'nearest' });
+  }, [conv.turns.length, lastStatus]);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const patchLast = (patch: (t: Turn) => Partial<Turn>) => setConv((c) => ({ ...c, turns: c.turns.map((t, i) => (i === c.turns.length - 1 ? { ...t, ...patch(t) } : t)) }));
+
+  async function send() {
+    const message = text.trim();
+    if (!message || streaming) return;
+    setText('');
+    setError(null);
+    // A conversation keeps the snapshot scope it began with: only a new one sends snapshotId.
+    const starting = !conv.conversationId;
+    setConv((c) => ({ ...c, ...(starting ? { asOf: snapshotId } : {}), turns: [...c.turns, { role: 'user', text: message, status: 'done' }, { role: 'assistant', text: '', status: 'streaming' }] }));
+    const ctl = new AbortController();
+    abort.current = ctl;
+    try {
+      const stream = client.simulateStream(
+        {
+          mindId,
+          scenario: { message },
+          ...(conv.conversationId ? { conversationId: conv.conversationId } : {}),
+          ...(starting && snapshotId ? { snapshotId } : {}),
+          ...(model ? { selectedSimulationModel: model } : {}),
+        },
+        { signal: ctl.signal },
+      );
+      for await (const e of stream) {
+        if (e.event === 'start') setConv((c) => ({ ...c, conversationId: e.data.conversationId, simulationId: e.data.simulationId }));
+        else if (e.event === 'delta') patchLast((t) => ({ text: t.text + e.data.text }));
+        else if (e.event === 'done') patchLast(() => ({ text: e.data.message, evidence: e.data.evidence, analysis: e.data.analysis, model: e.data.model, status: 'done' }));
+        else patchLast(() => ({ status: 'failed', error: `${e.data.error} (${e.data.code})` }));
+      }
+    } catch (err) {
+      if (ctl.signal.aborted) patchLast(() => ({ status: 'stopped' }));
+      else patchLast(() => ({ status: 'failed', error: errorText(err) }));
+    } finally {
+      abort.current = null;
+      sims.reload();
+    }
+  }
+
+  async function open(id: string) {
+    abort.current?.abort();
+    setError(null);
+    try {
+      const { simulation, messages } = await client.getSimulation(id);
+      setConv({ conversationId: messages[0]?.conversationId ?? simulation.id, simulationId: simulation.id, asOf: undefined, turns: messages.map(turnOf) });
+    } catch (err) {
+      setError(errorText(err));
+    }
+  }
+
+  return (
+    <div className="simulate">
+      <aside className="panel conversations">
+        <button
+          type="button"
+          onClick={() => {
+            abort.current?.abort();
+            setConv(EMPTY);
+          }}
+        >
+          New conversation
+        </button>
+        <h2>Past simulations</h2>
+        <ErrorNote error={sims.error} />
+        {sims.data?.length === 0 && <p className="muted small">None yet.</p>}
+        <ul aria-label="Past simulations">
+          {sims.data?.map((s) => (
+            <li key={s.id}>
+              <button type="button" className={`linkish ${conv.simulationId === s.id ? 'current' : ''}`} onClick={() => void open(s.id)}>
+                <span className="title">{s.title}</span>
+                <span className="muted small">{fmtDateTime(s.createdAt)}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      </aside>
+      <section className="panel chat" aria-label={`Conversation with ${mindName}`}>
+        <div className="chat-options">
+          <label title={conv.conversationId ? 'Fixed for this conversation: start a new one to change it' : 'Answer from the snapshots up to this one only'}>
+            As of
+            <select
+              value={conv.conversationId ? (conv.asOf ?? FIXED) : snapshotId}
+              disabled={Boolean(conv.conversationId)}
+              onChange={(e) => setSnapshotId(e.target.value)}
+              name="snapshotId"
+            >
+              {conv.conversationId && conv.asOf === undefined && <option value={FIXED}>as when it began</option>}
+              <option value="">all linked snapshots</option>
+              {usable.map((s) => (
+                <option key={s.id} value={s.id}>
+                  snapshot of {fmtDate(s.mindsetDate)} ({s.id.slice(0, 8)})
+                </option>
+              ))}
+            </select>
+          </label>
+          {models.data && models.data.length > 1 && (
+            <label>
+              Model
+              <select value={model} onChange={(e) => setModel(e.target.value)}>
+                <option value="">default</option>
+                {models.data.map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.id}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
+          {conv.conversationId && <span className="muted small">continuing conversation {conv.conversationId.slice(0, 8)}</span>}
+        </div>
+        <ErrorNote error={error} />
+        <div className="messages" aria-live="polite">
+          {conv.turns.length === 0 && (
+            <p className="empty">
+              Ask {mindName || 'the mind'} something. Answers come from what they really said{usable.length === 0 ? ' — once a snapshot has been processed' : ''}.
+            </p>
+          )}
+          {conv.turns.map((t, i) => (t.role === 'user' ? <UserTurn key={i} text={t.text} /> : <Answer key={i} turn={t} snapshotDate={snapshotDate} />))}
+          <div ref={end} />
+        </div>
+        <form
+          className="composer"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <textarea
+            name="message"
+            aria-label="Message"
+            rows={2}
+            placeholder="Ask something… (Enter sends, Shift+Enter: new line)"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                void send();
+              }
+            }}
+          />
+          {streaming ? (
+            <button type="button" className="subtle" onClick={() => abort.current?.abort()}>
+              Stop
+            </button>
+          ) : (
+            <button type="submit" disabled={!text.trim()}>
+              Send
+            </button>
+          )}
+        </form>
+      </section>
+    </div>
+  );
+}
+
+function UserTurn({ text }: { text: string }) {
+  return (
+    <div className="turn user">
+      <p>{text}</p>
+    </div>
+  );
+}
+
+const QUOTES_SHOWN = 3;
+
+function Answer({ turn, snapshotDate }: { turn: Turn; snapshotDate: Map<string, string> }) {
+  const [expanded, setExpanded] = useState(false);
+  const [allQuotes, setAllQuotes] = useState(false);
+  const evidence = turn.evidence ?? [];
+  return (
+    <div className={`turn assistant ${turn.status}`} data-status={turn.status}>
+      <p className={turn.status === 'streaming' ? 'answer typing' : 'answer'}>{turn.text || (turn.status === 'streaming' ? '' : '—')}</p>
+      {turn.status === 'failed' && <p className="error">{turn.error}</p>}
+      {turn.status === 'stopped' && <p className="muted small">Stopped.</p>}
+      {evidence.length > 0 && (
+        <div className="evidence">
+          <h4>In their own words</h4>
+          <ol>
+            {(allQuotes ? evidence : evidence.slice(0, QUOTES_SHOWN)).map((e) => (
+              <li key={e.turnId}>
+                <blockquote>“{e.quote}”</blockquote>
+                <span className="muted small">
+                  {snapshotDate.has(e.snapshotId) ? `snapshot of ${fmtDate(snapshotDate.get(e.snapshotId))}` : 'snapshot'}
+                  {e.startMs != null && ` at ${fmtOffset(e.startMs)}`}
+                </span>
+              </li>
+            ))}
+          </ol>
+          {evidence.length > QUOTES_SHOWN && (
+            <button type="button" className="linkish small" onClick={() => setAllQuotes((x) => !x)}>
+              {allQuotes ? 'Fewer quotes' : `All ${evidence.length} quotes`}
+            </button>
+          )}
+        </div>
+      )}
+      {turn.analysis && (
+        <dl className={`analysis ${expanded ? 'expanded' : ''}`} onClick={() => setExpanded((x) => !x)} title={expanded ? 'Click to shorten' : 'Click to read in full'}>
+          {(['thinking', 'feeling', 'saying', 'acting'] as const).map((k) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{turn.analysis![k]}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {turn.model && <p className="muted small model">{turn.model}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+/** Small shared pieces: routing under /app/, the client context, data loading, formatting. */
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { errorText, type MindprintClient } from './api.ts';
+
+// ── routing: history API under /app ──────────────────────────────────────────
+const APP = '/app';
+const NAV_EVENT = 'mindprint:navigate';
+
+function subscribe(cb: () => void) {
+  addEventListener('popstate', cb);
+  addEventListener(NAV_EVENT, cb);
+  return () => {
+    removeEventListener('popstate', cb);
+    removeEventListener(NAV_EVENT, cb);
+  };
+}
+const currentPath = () => location.pathname.slice(APP.length) || '/';
+
+/** The path inside the app ("/minds/…"), re-rendering on navigation. */
+export function usePath(): string {
+  return useSyncExternalStore(subscribe, currentPath);
+}
+
+export function navigate(to: string, opts: { replace?: boolean } = {}): void {
+  history[opts.replace ? 'replaceState' : 'pushState'](null, '', APP + to);
+  dispatchEvent(new Event(NAV_EVENT));
+  scrollTo(0, 0);
+}
+
+export function Link({ to, children, className, ...rest }: { to: string; children: ReactNode; className?: string } & Omit<React.AnchorHTMLAttributes<HTMLAnchorElement>, 'href'>) {
+  return (
+    <a
+      href={APP + to}
+      className={className}
+      {...rest}
+      onClick={(e) => {
+        if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+// ── the signed-in client ─────────────────────────────────────────────────────
+export interface Session {
+  client: MindprintClient;
+  key: string;
+  /** Forget the key (after a 401 the app shows the key form with this notice). */
+  signOut(notice?: string): void;
+}
+export const SessionContext = createContext<Session | null>(null);
+export function useSession(): Session {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside a signed-in app');
+  return s;
+}
+
+// ── loading ──────────────────────────────────────────────────────────────────
+export interface Loaded<T> {
+  data: T | undefined;
+  error: string | null;
+  loading: boolean;
+  reload(): void;
+  setData(update: (prev: T | undefined) => T | undefined): void;
+}
+
+/** Runs `load` when `deps` change (and on reload()); an answer that arrives late is dropped. */
+export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: string | null; loading: boolean }>({ data: undefined, error: null, loading: true });
+  const [tick, setTick] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => {
+    const ctl = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    loadRef.current(ctl.signal).then(
+      (data) => !ctl.signal.aborted && setState({ data, error: null, loading: false }),
+      (err) => !ctl.signal.aborted && setState((s) => ({ data: s.data, error: errorText(err), loading: false })),
+    );
+    return () => ctl.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  const setData = useCallback((update: (prev: T | undefined) => T | undefined) => setState((s) => ({ ...s, data: update(s.data) })), []);
+  return { ...state, reload, setData };
+}
+
+/** Runs an action, keeping its pending state and error for the UI. */
+export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<unknown>): { run: (...args: A) => Promise<boolean>; pending: boolean; error: string | null; clear(): void } {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = async (...args: A) => {
+    setPending(true);
+    setError(null);
+    try {
+      await fn(...args);
+      return true;
+    } catch (err) {
+      setError(errorText(err));
+      return false;
+    } finally {
+      setPending(false);
+    }
+  };
+  return { run, pending, error, clear: () => setError(null) };
+}
+
+/** The element's content width, following resizes (charts draw in pixels). */
+export function useWidth<E extends HTMLElement>(fallback = 600): [React.RefObject<E | null>, number] {
+  const ref = useRef<E>(null);
+  const [width, setWidth] = useState(fallback);
+  // Measured before the first paint, so nothing is ever drawn at the fallback width.
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const first = Math.floor(el.getBoundingClientRect().width);
+    if (first > 0) setWidth(first);
+    const ro = new ResizeObserver(([entry]) => {
+      const w = Math.floor(entry!.contentRect.width);
+      if (w > 0) setWidth(w);
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, width];
+}
+
+// ── small components ─────────────────────────────────────────────────────────
+export function ErrorNote({ error }: { error: string | null | undefined }) {
+  return error ? (
+    <p className="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/** A button that asks once more, in place, before doing something that cannot be undone. */
+export function ConfirmButton({ label, confirm, onConfirm, disabled }: { label: string; confirm: string; onConfirm: () => void; disabled?: boolean }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" className="danger subtle" disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  return (
+    <span className="confirm" role="group" aria-label={confirm}>
+      <span>{confirm}</span>
+      <button
+        type="button"
+        className="danger"
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        Yes, {label.toLowerCase()}
+      </button>
+      <button type="button" className="subtle" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+export function Tags({ names }: { names: string[] }) {
+  return (
+    <span className="tags">
+      {names.map((n) => (
+        <span className="tag" key={n}>
+          {n}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+// ── formatting ───────────────────────────────────────────────────────────────
+export const fmtDate = (iso: string | null | undefined) => (iso ? new Date(iso).toISOString().slice(0, 10) : '—');
+export const fmtDateTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
+export const fmtNum = (n: number, digits = 2) => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toLocaleString('en-US', { maximumFractionDigits: digits }));
+export const fmtPct = (x: number, digits = 1) => `${(x * 100).toFixed(digits)}%`;
+export const fmtBytes = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`);
+/** Offset in a recording: 1:02:03 or 2:03. */
+export function fmtOffset(ms: number | null | undefined): string {
+  if (ms == null) return '';
+  const s = Math.floor(ms / 1000);
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+/** "wordsPerTurn" → "Words per turn". */
+export const humanize = (name: string) => {
+  const s = name.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+};

@@ -1,0 +1,20 @@
+/**
+ * The dashboard's build: `npm run build:web` (src/web/build.ts) writes web/dist, which the API
+ * process serves at /app/. For work on the dashboard itself, `npx vite web` serves it with hot
+ * reload and forwards API calls to a Mindprint on :3000.
+ */
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  base: '/app/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // The SDK loads node:fs only to read uploads given as paths, which a browser never does.
+    rolldownOptions: { external: [/^node:/] },
+  },
+  server: { proxy: { '/api': 'http://127.0.0.1:3000' } },
+});
