@@ -6009,7 +6009,7 @@ export interface paths {
         get?: never;
         /**
          * Upload a file to a signed URL
-         * @description The raw file bytes, with the Content-Type the URL was signed for. 403 when the URL is tampered with, expired or already used; 413 over the size limit; 400 when the content is not a supported transcript.
+         * @description The raw file bytes, with the Content-Type the URL was signed for. 403 when the URL is tampered with, expired or already used, or its artifact or mind was deleted; 413 over the size limit; 400 when the content is not a supported transcript. Served at the root, not under the API base path (take the URL as `signedUrl` gives it).
          */
         put: {
             parameters: {
