@@ -150,8 +150,10 @@ export async function uploadRoutes(root: FastifyInstance, ctx: AppContext): Prom
     schema: {
       tags: ['Snapshots'],
       summary: 'Upload a file to a signed URL',
-      description: 'The raw file bytes, with the Content-Type the URL was signed for. 403 when the URL is tampered with, expired or already used; 413 over the size limit; 400 when the content is not a supported transcript.',
+      description: 'The raw file bytes, with the Content-Type the URL was signed for. 403 when the URL is tampered with, expired or already used, or its artifact or mind was deleted; 413 over the size limit; 400 when the content is not a supported transcript. Served at the root, not under the API base path (take the URL as `signedUrl` gives it).',
       security: [],
+      // Outside the API base path that the document's `servers` names.
+      servers: [{ url: '/' }],
       params: Type.Object({ token: Type.String({ maxLength: 4096 }) }),
       response: { 200: Type.Object({ message: Type.String(), artifactId: Uuid, size: Type.Number(), sha256: Type.String() }), 400: errorResponses()[400], 403: errorResponses()[400], 413: errorResponses()[400] },
     },

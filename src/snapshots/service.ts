@@ -4,6 +4,7 @@
  * and scopes by organization and mind; processing happens in the pipeline (pipeline.ts).
  */
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Caller } from '../auth/authenticate.ts';
@@ -43,7 +44,21 @@ export const toSnapshot = (s: SnapshotRow): Snapshot => ({
 
 export const tmpDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'tmp');
 
-const storageKey = (organizationId: string, mindId: string, artifactId: string) => `org/${organizationId}/mind/${mindId}/${artifactId}`;
+/** Everything stored for a mind lives under this folder, so deleting the mind deletes the folder. */
+const mindPrefix = (organizationId: string, mindId: string) => `org/${organizationId}/mind/${mindId}/`;
+/** Where an artifact's bytes live once it is usable. */
+const storageKey = (organizationId: string, mindId: string, artifactId: string) => `${mindPrefix(organizationId, mindId)}${artifactId}`;
+/**
+ * Where an S3 presigned URL puts the bytes. On first use they are checked and copied to the
+ * artifact's own key, and this object is deleted: the URL stays valid until it expires (S3 cannot
+ * revoke it), but a replayed PUT can only write here, never change an artifact a snapshot uses.
+ */
+const incomingKey = (organizationId: string, mindId: string, artifactId: string) => `${mindPrefix(organizationId, mindId)}incoming/${artifactId}`;
+
+type ArtifactRow = typeof artifacts.$inferSelect;
+
+/** Every key that may hold bytes of an artifact (a replayed presigned PUT can refill its incoming key). */
+const keysOf = (a: Pick<ArtifactRow, 'id' | 'organizationId' | 'mindId' | 'storageKey'>) => [...new Set([a.storageKey, incomingKey(a.organizationId, a.mindId, a.id)])];
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
@@ -185,32 +200,79 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
 }
 
 /** An artifact of this mind whose bytes are in the store (confirming an S3 presigned upload on first use). */
-async function readyArtifact(ctx: AppContext, caller: Caller, mindId: string, artifactId: string) {
+async function readyArtifact(ctx: AppContext, caller: Caller, mindId: string, artifactId: string): Promise<ArtifactRow> {
   const [artifact] = await ctx.db
     .select()
     .from(artifacts)
     .where(and(eq(artifacts.id, artifactId), eq(artifacts.organizationId, caller.organizationId), eq(artifacts.mindId, mindId)));
   if (!artifact) throw invalid('artifactId does not name an artifact of this mind', { field: 'artifactId' });
   if (artifact.status === 'uploaded') return artifact;
+  if (artifact.status !== 'awaiting_upload') throw new AppError('CONFLICT', 'The artifact’s upload is still being received or checked; try again in a moment', { field: 'artifactId' });
   // Local signed URLs mark the artifact uploaded themselves; an S3 presigned PUT goes straight to
   // the store, so the first use checks the object there: present, within the limit, a transcript.
   const stat = await ctx.store.stat(artifact.storageKey);
   if (!stat) throw invalid('The artifact has not been uploaded yet: PUT the file to its signed URL first', { field: 'artifactId' });
-  if (stat.size > ctx.config.maxUploadBytes) {
-    await ctx.store.delete(artifact.storageKey);
-    throw new AppError('PAYLOAD_TOO_LARGE', `The uploaded file is larger than the ${ctx.config.maxUploadBytes / 1024 / 1024} MB limit`);
+  // Claim the first use, so two requests do not confirm (and copy) one upload at once.
+  const [claimed] = await ctx.db
+    .update(artifacts)
+    .set({ status: 'uploading' })
+    .where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'awaiting_upload')))
+    .returning();
+  if (!claimed) return readyArtifact(ctx, caller, mindId, artifactId);
+  try {
+    return await confirmPresignedUpload(ctx, claimed, stat.size);
+  } catch (err) {
+    // Whatever was refused is gone; the URL stays usable for a corrected upload until it expires.
+    await ctx.db.update(artifacts).set({ status: 'awaiting_upload' }).where(eq(artifacts.id, artifactId));
+    throw err;
   }
-  const kind = await ctx.store.withLocalFile(artifact.storageKey, async (p) => sniffFile(p));
-  if (!kind) {
+}
+
+/**
+ * Checks a presigned upload (size, type by content), hashes it, and copies the checked bytes to
+ * the artifact's own key, so what was checked is exactly what snapshots read; the incoming object
+ * is then deleted.
+ */
+async function confirmPresignedUpload(ctx: AppContext, artifact: ArtifactRow, size: number): Promise<ArtifactRow> {
+  const max = ctx.config.maxUploadBytes;
+  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The uploaded file is larger than the ${max / 1024 / 1024} MB limit`);
+  if (size > max) {
+    await ctx.store.delete(artifact.storageKey);
+    throw tooLarge();
+  }
+  const finalKey = storageKey(artifact.organizationId, artifact.mindId, artifact.id);
+  let checked;
+  try {
+    checked = await ctx.store.withLocalFile(artifact.storageKey, async (file) => {
+      const kind = await sniffFile(file);
+      if (!kind) return null;
+      // The object may have been replaced since stat(): the limit applies to the bytes read.
+      return { kind, stored: await ctx.store.put(finalKey, createReadStream(file), { contentType: CONTENT_TYPE[kind], maxBytes: max }) };
+    });
+  } catch (err) {
+    if (err instanceof PayloadTooLargeError) {
+      await ctx.store.delete(artifact.storageKey);
+      throw tooLarge();
+    }
+    throw err;
+  }
+  if (!checked) {
     await ctx.store.delete(artifact.storageKey);
     throw invalid('Unsupported file type: the uploaded artifact is not a WebVTT, SRT, DOCX, PDF or text transcript', { field: 'artifactId' });
   }
+  const { kind, stored } = checked;
   const [updated] = await ctx.db
     .update(artifacts)
-    .set({ status: 'uploaded', kind, size: stat.size, contentType: CONTENT_TYPE[kind], uploadedAt: new Date() })
-    .where(eq(artifacts.id, artifactId))
+    .set({ status: 'uploaded', kind, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], storageKey: finalKey, uploadedAt: new Date() })
+    .where(and(eq(artifacts.id, artifact.id), eq(artifacts.status, 'uploading')))
     .returning();
-  return updated!;
+  if (!updated) {
+    // The mind (and the artifact row) was deleted meanwhile: leave nothing behind.
+    await Promise.all(keysOf({ ...artifact, storageKey: finalKey }).map((k) => ctx.store.delete(k)));
+    throw invalid('artifactId does not name an artifact of this mind', { field: 'artifactId' });
+  }
+  if (artifact.storageKey !== finalKey) await ctx.store.delete(artifact.storageKey);
+  return updated;
 }
 
 export async function listSnapshots(db: Db, caller: Caller, mindId: string) {
@@ -279,24 +341,23 @@ export async function setLinked(db: Db, caller: Caller, mindId: string, snapshot
 /** Deletes the snapshot (its turns and analysis cascade) and its file when no other snapshot uses it. */
 export async function deleteSnapshot(ctx: AppContext, caller: Caller, mindId: string, snapshotId: string) {
   const s = await getSnapshotRow(ctx.db, caller, mindId, snapshotId);
-  const orphanKey = await ctx.db.transaction(async (tx) => {
+  const orphan = await ctx.db.transaction(async (tx) => {
     await tx.delete(snapshots).where(eq(snapshots.id, snapshotId));
     const [stillUsed] = await tx.select({ id: snapshots.id }).from(snapshots).where(and(eq(snapshots.artifactId, s.artifactId), ne(snapshots.id, snapshotId))).limit(1);
     if (stillUsed) return null;
-    const [artifact] = await tx.delete(artifacts).where(eq(artifacts.id, s.artifactId)).returning({ key: artifacts.storageKey });
-    return artifact?.key ?? null;
+    const [artifact] = await tx.delete(artifacts).where(eq(artifacts.id, s.artifactId)).returning();
+    return artifact ?? null;
   });
-  if (orphanKey) await ctx.store.delete(orphanKey);
+  if (orphan) await Promise.all(keysOf(orphan).map((k) => ctx.store.delete(k)));
   return { message: 'Snapshot deleted', snapshotId };
 }
 
-/** Mind deletion hook: the mind's stored files go with it (rows cascade in the database). */
+/**
+ * Mind deletion hook: the mind's folder goes with it, every artifact and whatever a replayed or
+ * unfinished upload left there (rows cascade in the database).
+ */
 export async function deleteMindArtifacts(ctx: AppContext, caller: Caller, mindId: string): Promise<void> {
-  const rows = await ctx.db
-    .select({ key: artifacts.storageKey })
-    .from(artifacts)
-    .where(and(eq(artifacts.mindId, mindId), eq(artifacts.organizationId, caller.organizationId)));
-  await Promise.all(rows.map((r) => ctx.store.delete(r.key)));
+  await ctx.store.deletePrefix(mindPrefix(caller.organizationId, mindId));
 }
 
 export async function createSignedUrl(ctx: AppContext, caller: Caller, mindId: string, query: { contentType: string; fileName: string }, publicBaseUrl: string) {
@@ -308,7 +369,8 @@ export async function createSignedUrl(ctx: AppContext, caller: Caller, mindId: s
   const fileName = path.basename(query.fileName.replace(/\\/g, '/')).trim();
   if (!fileName || [...fileName].some((c) => c.charCodeAt(0) < 0x20)) throw invalid('fileName must be a plain file name', { field: 'querystring.fileName' });
   const artifactId = randomUUID();
-  const key = storageKey(caller.organizationId, mindId, artifactId);
+  // A local URL is single-use and writes the artifact's own key; an S3 URL writes an incoming key.
+  const key = (ctx.store.kind === 's3' ? incomingKey : storageKey)(caller.organizationId, mindId, artifactId);
   const expiresInSeconds = 3600;
   const upload = await ctx.store.createUploadUrl({
     key,
@@ -345,20 +407,30 @@ export async function receiveSignedUpload(ctx: AppContext, token: string, conten
     .set({ status: 'uploading' })
     .where(and(eq(artifacts.id, claims.artifactId), eq(artifacts.organizationId, claims.organizationId), eq(artifacts.storageKey, claims.key), eq(artifacts.status, 'awaiting_upload')))
     .returning();
-  if (!claimed) throw forbidden('This upload URL has already been used');
+  if (!claimed) {
+    const [artifact] = await ctx.db.select({ status: artifacts.status }).from(artifacts).where(eq(artifacts.id, claims.artifactId));
+    throw forbidden(artifact ? 'This upload URL has already been used' : GONE);
+  }
   let spooled: SpooledFile | null = null;
   try {
     spooled = await spoolToTempFile(body, tmpDir(ctx), claims.maxBytes);
     const kind = await sniffOrReject(spooled.path);
     const stored = await ctx.store.putFile(claims.key, spooled.path, { contentType: CONTENT_TYPE[kind] });
-    await ctx.db
+    const [updated] = await ctx.db
       .update(artifacts)
       .set({ status: 'uploaded', kind, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], uploadedAt: new Date() })
-      .where(eq(artifacts.id, claimed.id));
+      .where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')))
+      .returning({ id: artifacts.id });
+    if (!updated) {
+      // The mind was deleted while the bytes arrived (its deletion hook ran before this file
+      // existed): remove the file, and its folder with it.
+      await ctx.store.delete(claims.key);
+      throw forbidden(GONE);
+    }
     return { message: 'Upload received', artifactId: claimed.id, size: stored.size, sha256: stored.sha256 };
   } catch (err) {
     // A refused body leaves the URL usable for a corrected upload until it expires.
-    await ctx.db.update(artifacts).set({ status: 'awaiting_upload' }).where(eq(artifacts.id, claimed.id));
+    await ctx.db.update(artifacts).set({ status: 'awaiting_upload' }).where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')));
     if (err instanceof PayloadTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', err.message);
     throw err;
   } finally {
@@ -366,3 +438,4 @@ export async function receiveSignedUpload(ctx: AppContext, token: string, conten
   }
 }
 
+const GONE = 'This upload URL is no longer valid: its artifact or mind was deleted';

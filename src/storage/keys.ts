@@ -20,3 +20,9 @@ export function assertValidKey(key: string): void {
     if (!SEGMENT.test(segment)) throw new InvalidArtifactKeyError(key, `bad segment ${JSON.stringify(segment)}`);
   }
 }
+
+/** A key prefix ends with '/' and is a valid key before it: `org/<id>/mind/<id>/`. */
+export function assertValidPrefix(prefix: string): void {
+  if (typeof prefix !== 'string' || !prefix.endsWith('/')) throw new InvalidArtifactKeyError(String(prefix), 'a prefix ends with /');
+  assertValidKey(prefix.slice(0, -1));
+}

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactNotFoundError } from './errors.ts';
-import { assertValidKey } from './keys.ts';
+import { assertValidKey, assertValidPrefix } from './keys.ts';
 import { MeteredBody } from './metered-body.ts';
 import type { ArtifactStore, CreateUploadUrlOptions, StoredObject } from './types.ts';
 import { signUploadToken } from './upload-token.ts';
@@ -57,10 +57,10 @@ export class LocalArtifactStore implements ArtifactStore {
     opts: { contentType: string; maxBytes: number },
   ): Promise<StoredObject> {
     const dest = this.pathOf(key);
-    await mkdir(path.dirname(dest), { recursive: true });
     const tmp = this.tempPathFor(dest);
     const metered = new MeteredBody(body, opts.maxBytes);
-    const fh = await open(tmp, 'wx');
+    // Once the temp file is open in it, the directory cannot be pruned away (see delete()).
+    const fh = await this.inDirectoryOf(dest, () => open(tmp, 'wx'));
     try {
       try {
         // Awaiting each write is the backpressure: the body is read no faster than the disk takes it.
@@ -84,7 +84,6 @@ export class LocalArtifactStore implements ArtifactStore {
 
   async putFile(key: string, filePath: string, opts: { contentType: string }): Promise<StoredObject> {
     const dest = this.pathOf(key);
-    await mkdir(path.dirname(dest), { recursive: true });
     // Hash (and fsync) the source first: a rename moves the bytes without reading them.
     const metered = new MeteredBody(createReadStream(filePath), Number.POSITIVE_INFINITY);
     for await (const _chunk of metered.chunks()) {
@@ -97,7 +96,7 @@ export class LocalArtifactStore implements ArtifactStore {
       await fh.close();
     }
     try {
-      await rename(filePath, dest);
+      await this.inDirectoryOf(dest, () => rename(filePath, dest));
     } catch (err) {
       // Spool dir on another filesystem (e.g. /tmp on tmpfs): copy through a temp file instead.
       if (!isErrno(err, 'EXDEV')) throw err;
@@ -131,11 +130,51 @@ export class LocalArtifactStore implements ArtifactStore {
     }
   }
 
+  /** Removes the file, then the directories it leaves empty (a deleted mind leaves no folder). */
   async delete(key: string): Promise<void> {
+    const file = this.pathOf(key);
     try {
-      await unlink(this.pathOf(key));
+      await unlink(file);
     } catch (err) {
       if (!isErrno(err, 'ENOENT') && !isErrno(err, 'ENOTDIR')) throw err;
+    }
+    await this.pruneEmptyDirs(path.dirname(file));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    assertValidPrefix(prefix);
+    const dir = path.resolve(this.root, prefix);
+    if (!dir.startsWith(this.root + path.sep)) throw new Error(`artifact prefix escapes the store: ${prefix}`);
+    await rm(dir, { recursive: true, force: true });
+    await this.pruneEmptyDirs(path.dirname(dir));
+  }
+
+  /** rmdir upwards while empty, stopping at the store's root or at the first directory in use. */
+  private async pruneEmptyDirs(dir: string): Promise<void> {
+    for (let d = dir; d.startsWith(this.root + path.sep); d = path.dirname(d)) {
+      try {
+        await rmdir(d);
+      } catch (err) {
+        if (isErrno(err, 'ENOENT')) continue;
+        return; // ENOTEMPTY / EEXIST: still in use
+      }
+    }
+  }
+
+  /**
+   * Runs fn (which creates an entry in dest's directory) after making the directory; if a
+   * concurrent delete() pruned the directory in between, makes it again and retries.
+   */
+  private async inDirectoryOf<T>(dest: string, fn: () => Promise<T>): Promise<T> {
+    const dir = path.dirname(dest);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // mkdir -p itself can lose a parent it just made to a concurrent prune.
+        await mkdir(dir, { recursive: true });
+        return await fn();
+      } catch (err) {
+        if (attempt >= 10 || !isErrno(err, 'ENOENT') || (await stat(dir).then(() => true, () => false))) throw err;
+      }
     }
   }
 

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ArtifactNotFoundError, PayloadTooLargeError } from './errors.ts';
-import { assertValidKey } from './keys.ts';
+import { assertValidKey, assertValidPrefix } from './keys.ts';
 import { MeteredBody } from './metered-body.ts';
 import type { ArtifactStore, CreateUploadUrlOptions, StoredObject } from './types.ts';
 
@@ -148,6 +148,21 @@ export class S3ArtifactStore implements ArtifactStore {
   async delete(key: string): Promise<void> {
     // S3 answers 204 for a missing key too.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) }));
+  }
+
+  async deletePrefix(prefix: string): Promise<void> {
+    assertValidPrefix(prefix);
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: this.location.prefix + prefix, ContinuationToken: token }));
+      const keys = (page.Contents ?? []).map((o) => o.Key!).filter(Boolean);
+      // One DeleteObject each (a mind holds a handful): DeleteObjects needs a Content-MD5 that some
+      // S3-compatible stores and the SDK's checksum settings disagree about.
+      for (let i = 0; i < keys.length; i += 8) {
+        await Promise.all(keys.slice(i, i + 8).map((Key) => this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key }))));
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async createUploadUrl(opts: CreateUploadUrlOptions): Promise<{ url: string; expiresAt: Date }> {

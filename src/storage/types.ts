@@ -40,8 +40,10 @@ export interface ArtifactStore {
    */
   withLocalFile<T>(key: string, fn: (path: string) => Promise<T>): Promise<T>;
   stat(key: string): Promise<{ size: number } | null>;
-  /** Missing key is not an error. */
+  /** Missing key is not an error. The local store also removes the directories left empty. */
   delete(key: string): Promise<void>;
+  /** Deletes every object whose key starts with `prefix` (which ends with '/'), e.g. a mind's folder. */
+  deletePrefix(prefix: string): Promise<void>;
   /**
    * A URL the client PUTs raw bytes to. Local: a URL on this service
    * (`${publicBaseUrl}/uploads/${token}`); S3: a presigned PUT URL that binds the content type and

@@ -188,6 +188,8 @@ describe('snapshots: upload and processing', () => {
     assert.deepEqual((await s.api('DELETE', `/minds/${obama.id}`)).body, { success: true });
     for (const table of ['snapshots', 'turns', 'psychometrics', 'key_topics', 'findings', 'artifacts']) assert.equal(await count(s, table), 0, table);
     assert.deepEqual(await storedFiles(s), []);
+    const root = path.join(s.config.dataDir, 'artifacts');
+    assert.deepEqual(await readdir(root), [], 'no empty org/<org>/mind/<mind>/ folders are left');
   });
 });
 

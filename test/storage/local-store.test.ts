@@ -169,6 +169,34 @@ test('delete removes the file; deleting a missing key is fine', async () => {
   });
 });
 
+test('delete and deletePrefix leave no empty folders behind, and stop at folders still in use', async () => {
+  await withStore(async (store, dataDir) => {
+    const root = path.join(dataDir, 'artifacts');
+    const dirs = async () => (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => path.relative(root, path.join(e.parentPath ?? e.path, e.name))).sort();
+    for (const key of ['org/o1/mind/m1/a1', 'org/o1/mind/m1/incoming/a2', 'org/o1/mind/m2/a3']) await store.put(key, body('x'), { contentType: 'text/plain', maxBytes: 10 });
+    await store.delete('org/o1/mind/m1/incoming/a2');
+    assert.deepEqual(await dirs(), ['org', 'org/o1', 'org/o1/mind', 'org/o1/mind/m1', 'org/o1/mind/m2']);
+    await store.deletePrefix('org/o1/mind/m1/');
+    assert.deepEqual(await dirs(), ['org', 'org/o1', 'org/o1/mind', 'org/o1/mind/m2']);
+    await store.delete('org/o1/mind/m2/a3');
+    assert.deepEqual(await readdir(root), [], 'the root stays, empty');
+    await store.deletePrefix('org/o9/mind/m9/'); // nothing there: fine
+    await assert.rejects(store.deletePrefix('org/../x/'), InvalidArtifactKeyError);
+    await assert.rejects(store.deletePrefix('org/o1'), InvalidArtifactKeyError, 'a prefix ends with /');
+  });
+});
+
+test('a put racing a delete that prunes its folder still lands', async () => {
+  await withStore(async (store) => {
+    for (let i = 0; i < 50; i++) {
+      await store.put('org/o1/mind/m1/old', body('x'), { contentType: 'text/plain', maxBytes: 10 });
+      await Promise.all([store.delete('org/o1/mind/m1/old'), store.put(`org/o1/mind/m1/new${i}`, body('y'), { contentType: 'text/plain', maxBytes: 10 })]);
+      assert.deepEqual(await store.stat(`org/o1/mind/m1/new${i}`), { size: 1 });
+      await store.delete(`org/o1/mind/m1/new${i}`);
+    }
+  });
+});
+
 test('withLocalFile hands over the stored file and fails clearly for a missing key', async () => {
   await withStore(async (store, dataDir) => {
     await store.put(KEY, body('hello'), { contentType: 'text/plain', maxBytes: 10 });

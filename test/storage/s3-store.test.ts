@@ -131,6 +131,35 @@ test('putFile uploads a spooled file and removes it', async () => {
   }
 });
 
+test('deletePrefix deletes every object under a folder (over several list pages) and nothing else', async () => {
+  const keys = Array.from({ length: 12 }, (_, i) => `org/o2/mind/m1/${i % 2 ? 'incoming/' : ''}a${i}`);
+  for (const key of [...keys, 'org/o2/mind/m10/keep', 'org/o2/mind/m2/keep']) await store.put(key, Readable.from([Buffer.from('x')]), { contentType: 'text/plain', maxBytes: 10 });
+  const client = store.client as { send: (command: unknown) => Promise<unknown> };
+  const send = client.send.bind(client);
+  // s3rver answers 500 to MaxKeys, so split its one listing into two pages here, to follow the
+  // continuation token as with a large folder on real S3.
+  const pages: string[] = [];
+  let lastOfFirstPage = '';
+  client.send = async (command: any) => {
+    if (!(command instanceof ListObjectsV2Command)) return send(command);
+    const all = (await send(new ListObjectsV2Command({ ...command.input, ContinuationToken: undefined }))) as { Contents?: { Key?: string }[] };
+    const contents = all.Contents ?? [];
+    pages.push(command.input.ContinuationToken ?? 'first');
+    if (command.input.ContinuationToken === 'page-2') return { Contents: contents.filter((o) => o.Key! > lastOfFirstPage), IsTruncated: false };
+    lastOfFirstPage = contents[4]!.Key!;
+    return { Contents: contents.slice(0, 5), IsTruncated: true, NextContinuationToken: 'page-2' };
+  };
+  try {
+    await store.deletePrefix('org/o2/mind/m1/');
+  } finally {
+    client.send = send;
+  }
+  assert.deepEqual(pages, ['first', 'page-2']);
+  const left = (await objectKeysInBucket()).filter((k) => k.startsWith(`${PREFIX}/org/o2/`)).sort();
+  assert.deepEqual(left, [`${PREFIX}/org/o2/mind/m10/keep`, `${PREFIX}/org/o2/mind/m2/keep`]);
+  await assert.rejects(store.deletePrefix('org/o2'), InvalidArtifactKeyError);
+});
+
 test('missing objects and bad keys', async () => {
   assert.equal(await store.stat('org/o1/nothing'), null);
   await assert.rejects(store.withLocalFile('org/o1/nothing', async () => 1), ArtifactNotFoundError);
