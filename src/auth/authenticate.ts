@@ -4,7 +4,7 @@
  * at once; other replicas see it within the TTL). Last use is recorded in memory and written
  * in batches by the usage flusher, never once per request.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { apiKeys } from '../db/schema.ts';
@@ -24,16 +24,33 @@ interface CachedKey {
   cachedAt: number;
 }
 
+/** The key lookup, a named prepared statement on PostgreSQL (parsed and planned once per connection). */
+const prepareKeyLookup = (db: Db) =>
+  db
+    .select({
+      id: apiKeys.id,
+      organizationId: apiKeys.organizationId,
+      userId: apiKeys.userId,
+      expiresAt: apiKeys.expiresAt,
+      revokedAt: apiKeys.revokedAt,
+    })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, sql.placeholder('hash')))
+    .prepare('mp_key_lookup');
+
 export class Authenticator {
   private cache = new Map<string, CachedKey>();
   /** keyId → last time it was used, waiting to be flushed. */
   readonly pendingLastUsed = new Map<string, Date>();
+  private readonly lookup: ReturnType<typeof prepareKeyLookup>;
 
   constructor(
-    private db: Db,
+    db: Db,
     private ttlMs = 2_000,
     private maxEntries = 10_000,
-  ) {}
+  ) {
+    this.lookup = prepareKeyLookup(db);
+  }
 
   async authenticate(request: FastifyRequest): Promise<Caller> {
     const header = request.headers.authorization;
@@ -56,16 +73,7 @@ export class Authenticator {
   }
 
   private async load(hash: string, now: number): Promise<CachedKey> {
-    const [row] = await this.db
-      .select({
-        id: apiKeys.id,
-        organizationId: apiKeys.organizationId,
-        userId: apiKeys.userId,
-        expiresAt: apiKeys.expiresAt,
-        revokedAt: apiKeys.revokedAt,
-      })
-      .from(apiKeys)
-      .where(eq(apiKeys.keyHash, hash));
+    const [row] = await this.lookup.execute({ hash });
     const entry: CachedKey = {
       caller: row ? { organizationId: row.organizationId, userId: row.userId, apiKeyId: row.id } : null,
       expiresAt: row?.expiresAt ?? null,
@@ -80,5 +88,15 @@ export class Authenticator {
   /** Drop cached entries of a key (after it is revoked through this process). */
   forgetKey(keyId: string): void {
     for (const [hash, entry] of this.cache) if (entry.caller?.apiKeyId === keyId) this.cache.delete(hash);
+  }
+
+  /** Drop the cached entry of a key hash: the key was created, revoked or deleted, possibly by another process. */
+  forgetHash(hash: string): void {
+    this.cache.delete(hash);
+  }
+
+  /** Drop every cached key (changes may have been missed). */
+  forgetAll(): void {
+    this.cache.clear();
   }
 }

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Client as PgClient } from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema.ts';
@@ -67,6 +67,33 @@ export interface OpenOptions {
   pgliteDump?: Blob;
 }
 
+/**
+ * A hot statement, sent as a named prepared statement on PostgreSQL: each pooled connection parses
+ * it once, and after a few executions PostgreSQL reuses a generic plan instead of planning it again
+ * (planning the mind query cost twice its execution). Text with $1, $2, … placeholders.
+ */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
+/** A Statement from drizzle SQL written with $n placeholders (and no embedded parameters). */
+export function statement(name: string, query: SQL): Statement {
+  const { sql: text, params } = new PgDialect().sqlToQuery(query);
+  if (params.length) throw new Error(`statement ${name}: use $n placeholders, not embedded parameters`);
+  return { name, text };
+}
+
+type StatementRunner = (statement: Statement, values: unknown[]) => Promise<{ rows: any[] }>;
+const statementRunners = new WeakMap<Db, StatementRunner>();
+
+/** Runs a Statement: prepared on PostgreSQL, a plain parameterised query on PGlite or inside a transaction. */
+export async function runStatement<T>(db: Db, statement: Statement, values: unknown[]): Promise<T[]> {
+  const run = statementRunners.get(db);
+  if (run) return (await run(statement, values)).rows as T[];
+  return rowsOf<T>(await db.execute(positionalSql(statement.text, values)));
+}
+
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts);
 }
@@ -116,6 +143,7 @@ async function openPostgres(url: string): Promise<Database> {
   // process: the pool discards it and the next query opens a new one.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
   const db = drizzle(pool, { schema }) as unknown as Db;
+  statementRunners.set(db, (st, values) => pool.query({ name: st.name, text: st.text, values }));
   return {
     kind: 'postgres',
     db,
@@ -145,6 +173,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
     client = await PGlite.create(dir, { extensions: { pg_trgm } });
   }
   const db = drizzle(client, { schema }) as unknown as Db;
+  statementRunners.set(db, (st, values) => client.query(st.text, values));
   const analyze = debouncedAnalyze(() => client.exec('analyze turns; analyze snapshots'));
   return {
     kind: 'pglite',
@@ -197,7 +226,8 @@ export function positionalSql(text: string, values: unknown[] = []): SQL {
   const chunks: SQL[] = [];
   for (let i = 0; i < parts.length; i++) {
     if (i % 2 === 0) chunks.push(sql.raw(parts[i]!));
-    else chunks.push(sql`${toParam(values[Number(parts[i]) - 1])}`);
+    // One parameter each, arrays included (as node-postgres sends them), never expanded into a list.
+    else chunks.push(sql`${sql.param(toParam(values[Number(parts[i]) - 1]))}`);
   }
   return sql.join(chunks, sql.raw(''));
 }

@@ -5,7 +5,7 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Caller } from '../auth/authenticate.ts';
-import { rowsOf, type Db } from '../db/client.ts';
+import { rowsOf, runStatement, statement, type Db } from '../db/client.ts';
 import { digitalTwins, minds } from '../db/schema.ts';
 import { invalid, notFound } from '../http/errors.ts';
 import { iso } from '../http/schemas.ts';
@@ -44,8 +44,10 @@ export interface Page {
   offset?: number;
 }
 
+const NEWEST_FIRST = sql`m.created_at desc, m.id`;
+
 /** One statement fetches minds with their tags and counts: no query per mind. */
-function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`, page: Page = {}): SQL {
+function selectMinds(where: SQL, orderBy: SQL | null, tail: SQL = sql``): SQL {
   return sql`
     select m.id, m.name, m.slug, m.email, m.image_url as "imageUrl", m.social_media as "socialMedia",
       m.scope, m.is_self as "isSelf", m.organization_id as "organizationId",
@@ -66,11 +68,22 @@ function selectMinds(where: SQL, orderBy: SQL = sql`m.created_at desc, m.id`, pa
       from snapshots s where s.mind_id = m.id
     ) c
     where ${where}
-    order by ${orderBy}
-    ${page.limit !== undefined ? sql`limit ${page.limit}` : sql``}
-    ${page.offset ? sql`offset ${page.offset}` : sql``}
+    ${orderBy ? sql`order by ${orderBy}` : sql``}
+    ${tail}
   `;
 }
+
+// The hot reads, prepared (see Statement). Listing pages has statements of its own: with LIMIT
+// as a parameter PostgreSQL keeps planning the unpaged list per execution instead of settling on a
+// generic plan.
+const GET_MIND = statement('mp_get_mind', selectMinds(sql.raw('m.id = $1 and m.organization_id = $2'), null));
+const TAGGED = `exists (select 1 from mind_tags mt join tags t on t.id = mt.tag_id where mt.mind_id = m.id and lower(t.name) = any($2::text[]))`;
+const LIST_MINDS = {
+  all: statement('mp_list_minds', selectMinds(sql.raw('m.organization_id = $1'), NEWEST_FIRST)),
+  allPage: statement('mp_list_minds_page', selectMinds(sql.raw('m.organization_id = $1'), NEWEST_FIRST, sql.raw('limit $2 offset $3'))),
+  tagged: statement('mp_list_minds_tagged', selectMinds(sql.raw(`m.organization_id = $1 and ${TAGGED}`), NEWEST_FIRST)),
+  taggedPage: statement('mp_list_minds_tagged_page', selectMinds(sql.raw(`m.organization_id = $1 and ${TAGGED}`), NEWEST_FIRST, sql.raw('limit $3 offset $4'))),
+};
 
 function toMind(r: MindRow): Mind {
   const tagList = typeof r.tags === 'string' ? JSON.parse(r.tags) : r.tags;
@@ -103,14 +116,10 @@ const toTwin = (t: typeof digitalTwins.$inferSelect): DigitalTwin => ({
   updatedAt: iso(t.updatedAt)!,
 });
 
-async function queryMinds(db: Db, where: SQL, orderBy?: SQL, page?: Page): Promise<Mind[]> {
-  return rowsOf<MindRow>(await db.execute(selectMinds(where, orderBy, page))).map(toMind);
-}
-
 export async function getMind(db: Db, caller: Caller, mindId: string): Promise<Mind> {
-  const [mind] = await queryMinds(db, sql`m.id = ${mindId} and m.organization_id = ${caller.organizationId}`);
-  if (!mind) throw notFound('Mind');
-  return mind;
+  const [row] = await runStatement<MindRow>(db, GET_MIND, [mindId, caller.organizationId]);
+  if (!row) throw notFound('Mind');
+  return toMind(row);
 }
 
 /** Throws 404 unless the mind exists in the caller's organization; cheaper than getMind. */
@@ -126,14 +135,12 @@ export async function assertMindExists(db: Db, caller: Caller, mindId: string): 
 /** Newest first; with tag names, the minds carrying any of them. An empty `tagNames` is no filter. */
 export async function listMinds(db: Db, caller: Caller, filter: { tagNames?: string } & Page): Promise<Mind[]> {
   const names = filter.tagNames !== undefined ? parseTagNames(filter.tagNames.split(',').filter((s) => s.trim()), 'querystring.tagNames') : [];
-  let where = sql`m.organization_id = ${caller.organizationId}`;
-  if (names.length) {
-    const lower = sql.join(names.map((n) => sql`${n.toLowerCase()}`), sql`, `);
-    where = sql`${where} and exists (
-      select 1 from mind_tags mt join tags t on t.id = mt.tag_id
-      where mt.mind_id = m.id and lower(t.name) in (${lower}))`;
-  }
-  return queryMinds(db, where, undefined, filter);
+  const paged = filter.limit !== undefined || Boolean(filter.offset);
+  const values: unknown[] = [caller.organizationId];
+  if (names.length) values.push(names.map((n) => n.toLowerCase()));
+  if (paged) values.push(filter.limit ?? null, filter.offset ?? 0);
+  const st = names.length ? (paged ? LIST_MINDS.taggedPage : LIST_MINDS.tagged) : paged ? LIST_MINDS.allPage : LIST_MINDS.all;
+  return (await runStatement<MindRow>(db, st, values)).map(toMind);
 }
 
 /**
@@ -146,12 +153,14 @@ export async function searchMinds(db: Db, caller: Caller, query: { query: string
   const q = [...query.query].filter((c) => c > '\u001f' && c !== '\u007f').join('').trim().toLowerCase();
   if (!q) throw invalid('querystring.query must not be empty', { field: 'querystring.query' });
   const p = searchPatterns(q);
-  return queryMinds(
-    db,
-    sql`m.organization_id = ${caller.organizationId} and m.search_text like ${p.substring}`,
-    sql`case when m.search_text like ${p.exact} then 0 when m.search_text like ${p.prefix} then 1 else 2 end, lower(m.name), m.created_at desc`,
-    { limit: query.limit ?? SEARCH_LIMIT },
+  const rows = await db.execute(
+    selectMinds(
+      sql`m.organization_id = ${caller.organizationId} and m.search_text like ${p.substring}`,
+      sql`case when m.search_text like ${p.exact} then 0 when m.search_text like ${p.prefix} then 1 else 2 end, lower(m.name), m.created_at desc`,
+      sql`limit ${query.limit ?? SEARCH_LIMIT}`,
+    ),
   );
+  return rowsOf<MindRow>(rows).map(toMind);
 }
 
 /**

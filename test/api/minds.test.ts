@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
 
 const MIND_FIELDS = ['id', 'name', 'slug', 'email', 'imageUrl', 'socialMedia', 'scope', 'isSelf', 'organizationId', 'createdAt', 'updatedAt', 'tags', 'snapshotCount', 'psychometricCount', 'keyTopicCount', 'findingCount'].sort();
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -226,6 +226,22 @@ describe('minds', () => {
       assert.equal(res.status, 200, q);
       assert.equal(res.body.minds.length, all.length, q);
     }
+  });
+
+  test('on PostgreSQL the hot reads are named prepared statements that reach a generic plan (no planning per request)', { skip: !onPostgres() && 'PostgreSQL only' }, async () => {
+    const { getMind, listMinds } = await import('../../src/minds/service.ts');
+    const mind = (await s.api('POST', '/minds', { name: 'Prepared Person' })).body.mind;
+    const caller = { organizationId: mind.organizationId, userId: '', apiKeyId: '' };
+    // One at a time, so the pool hands out the same (most recently used) connection every time.
+    for (let i = 0; i < 10; i++) {
+      assert.equal((await getMind(s.ctx.db, caller, mind.id)).name, 'Prepared Person');
+      await listMinds(s.ctx.db, caller, {});
+      await listMinds(s.ctx.db, caller, { tagNames: 'x,y' });
+    }
+    const { rows } = await s.ctx.database.execute('select name, generic_plans from pg_prepared_statements');
+    const generic = Object.fromEntries(rows.map((r: any) => [r.name, Number(r.generic_plans)]));
+    for (const name of ['mp_get_mind', 'mp_list_minds', 'mp_list_minds_tagged']) assert.ok(generic[name] > 0, `${name}: ${JSON.stringify(generic)}`);
+    await s.api('DELETE', `/minds/${mind.id}`);
   });
 
   test('search is served by the trigram index, not a scan', async () => {
