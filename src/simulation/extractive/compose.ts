@@ -86,15 +86,31 @@ function roughWords(text: string): number {
   return n;
 }
 
+/** Enough answers to questions in memory to say how long this person answers one. */
+const MIN_ANSWERS_FOR_LENGTH = 5;
+
 /**
- * How many words the answer should have: between the person's usual words per turn (from the
- * persona, else the mean over memory, as the persona measures it) and how long they answered
- * the most similar questions (median of the best three), as a geometric mean so neither
- * dominates.
+ * How long the person usually answers: asked a question, the mean length of the turns in memory
+ * that answered one (people answer questions at more length than they take turns in general:
+ * 30–60% more in the debates and interviews); otherwise, or with too few of those, their usual
+ * words per turn (from the persona, else the mean over memory, as the persona measures it).
  */
-export function wordBudget(persona: PersonaCard, memory: readonly MemoryTurn[], sources: readonly RankedTurn[]): number {
+export function usualLength(persona: PersonaCard, memory: readonly MemoryTurn[], question: boolean): number {
+  if (question) {
+    const answers = memory.filter((t) => t.context !== null && t.context.includes('?')).map((t) => roughWords(t.text));
+    if (answers.length >= MIN_ANSWERS_FOR_LENGTH) return mean(answers);
+  }
   const styled = persona.style.wordsPerTurn;
-  const usual = typeof styled === 'number' && styled > 0 ? styled : mean(memory.map((t) => roughWords(t.text)));
+  return typeof styled === 'number' && styled > 0 ? styled : mean(memory.map((t) => roughWords(t.text)));
+}
+
+/**
+ * How many words the answer should have: between how long the person usually answers
+ * (usualLength) and how long they answered the most similar questions (median of the best
+ * three), as a geometric mean so neither dominates.
+ */
+export function wordBudget(persona: PersonaCard, memory: readonly MemoryTurn[], sources: readonly RankedTurn[], question = false): number {
+  const usual = usualLength(persona, memory, question);
   const similar = median(sources.slice(0, 3).map((r) => roughWords(r.turn.text)));
   const raw = usual > 0 && similar > 0 ? Math.sqrt(usual * similar) : usual || similar;
   return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, raw)));
@@ -291,7 +307,8 @@ function candidatesOf(r: RankedTurn, turnScore: number, input: ComposeInput, wei
       const d = input.saidBefore.distance(r.turn, index, spans);
       if (d !== null && input.followUp !== 'example') {
         bonus += d === 1 ? NEXT_SENTENCE_BONUS : d <= 3 ? NEAR_SENTENCE_BONUS : 0;
-        eligible ||= d <= 2;
+        // What came right after a quoted sentence goes on from it, whatever its words.
+        eligible ||= d === 1;
       }
       // In a turn on the topic, the reason given answers "why", the example given "for example?".
       if (input.followUp === 'why' && REASON.test(span.text)) {
@@ -304,7 +321,7 @@ function candidatesOf(r: RankedTurn, turnScore: number, input: ComposeInput, wei
           eligible = true;
         }
         if (SPECIFICS.test(span.text.slice(1))) bonus += SPECIFICS_BONUS;
-        if (d !== null && d <= 2) eligible = true;
+
       }
     }
     out.push({ turn: r.turn, span, index, relevance, score: turnScore + bonus, words: words(span.text).length, vocab, eligible });
@@ -331,7 +348,10 @@ export function composeAnswer(input: ComposeInput): Composition {
     const score = input.followUp || !cited ? r.score : r.score * CITED_TURN_FACTOR;
     const candidates = candidatesOf(r, score, input, weight);
     const example = candidates.some((c) => c.eligible && c.relevance > 0 && EXAMPLE.test(c.span.text));
-    if (full ? !example : !candidates.some((c) => c.eligible)) continue;
+    // A turn is drawn from for what it says on the question (or, for "why", a reason it gives);
+    // what merely follows a quoted sentence rides along with it, never brings a turn in alone.
+    const onTopic = candidates.some((c) => c.eligible && (c.relevance > 0 || (input.followUp === 'why' && REASON.test(c.span.text))));
+    if (full ? !example : !onTopic) continue;
     if (example) examples++;
     top = Math.max(top, score);
     pool.push({ r, candidates });

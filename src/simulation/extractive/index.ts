@@ -47,10 +47,18 @@ function rankedStems(phrase: Phrase, splits: ReadonlyMap<string, [string, string
   return phrase.stems.flatMap((s) => splits.get(s) ?? [s]);
 }
 
-/** Whether some turn matches every word of `phrase` (its own, for "your mother"). */
+/**
+ * Whether some turn talks about `phrase`: it has the phrase's last word (its head: "topping" of
+ * "favourite pizza topping") and at least half of the others ("climate change" needs both words;
+ * "denied enhanced security" the head and one more) — the person's own, for "your mother".
+ */
 function phraseCovered(phrase: Phrase, ranked: readonly RankedTurn[], splits: ReadonlyMap<string, [string, string]>, own: ReadonlyMap<string, RegExp>): boolean {
   const stems = rankedStems(phrase, splits);
-  return ranked.some((r) => stems.every((s) => r.matched.includes(s) && (!own.has(s) || own.get(s)!.test(r.turn.text))));
+  const head = stems.at(-1)!;
+  const rest = stems.slice(0, -1);
+  const needed = Math.ceil(rest.length / 2);
+  const has = (r: RankedTurn, s: string) => r.matched.includes(s) && (!own.has(s) || own.get(s)!.test(r.turn.text));
+  return ranked.some((r) => has(r, head) && rest.filter((s) => has(r, s)).length >= needed);
 }
 
 /** Whether no turn uses any word of `phrase`: the person never talked about it at all. */
@@ -119,7 +127,7 @@ export function answer(input: EngineInput): EngineResult {
 
   // A personal noun asked about as "yours" counts only where it is the person's own.
   const rankedOwn = own.size === 0 ? ranked : ranked.filter((r) => !r.matched.every((s) => own.has(s) && !own.get(s)!.test(r.turn.text)));
-  const budget = wordBudget(input.persona, input.memory, rankedOwn);
+  const budget = wordBudget(input.persona, input.memory, rankedOwn, /\?/.test(input.message));
   const composed = composeAnswer({ ranked: rankedOwn, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own });
   if (composed.used.length === 0) {
     if (!saidBefore.empty) {
