@@ -25,6 +25,8 @@ export interface Config {
   jobExpireSeconds: number;
   /** How often lost (expired) jobs are looked for. */
   jobMaintenanceSeconds: number;
+  /** On SIGTERM, how long jobs in flight may finish before they are released to other workers. */
+  jobShutdownSeconds: number;
   /** The environment the settings were read from (the AWS SDK reads its own variables from it). */
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
@@ -122,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     inProcessWorker: boolean(env, 'MINDPRINT_IN_PROCESS_WORKER', true),
     jobExpireSeconds: integer(env, 'MINDPRINT_JOB_EXPIRE_SECONDS', 300, 1, 86_400),
     jobMaintenanceSeconds: integer(env, 'MINDPRINT_JOB_MAINTENANCE_SECONDS', 30, 1, 3_600),
+    jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),
     env,
     llm,
   };

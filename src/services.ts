@@ -41,7 +41,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   return {
     ...ctx,
     async close() {
-      await queue.stop({ graceful: true, timeoutMs: 30_000 }).catch(() => {});
+      await queue.stop({ graceful: true, timeoutMs: config.jobShutdownSeconds * 1000 }).catch(() => {});
       await usage.stop().catch(() => {});
       await store.close?.();
       await database.close();
