@@ -88,8 +88,14 @@ export function useLoad<T>(load: (signal: AbortSignal) => Promise<T>, deps: unkn
   return { ...state, reload, setData };
 }
 
+export interface Action<A extends unknown[]> {
+  run: (...args: A) => Promise<boolean>;
+  pending: boolean;
+  error: string | null;
+}
+
 /** Runs an action, keeping its pending state and error for the UI. */
-export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<unknown>): { run: (...args: A) => Promise<boolean>; pending: boolean; error: string | null; clear(): void } {
+export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<unknown>): Action<A> {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const run = async (...args: A) => {
@@ -105,7 +111,7 @@ export function useAction<A extends unknown[]>(fn: (...args: A) => Promise<unkno
       setPending(false);
     }
   };
-  return { run, pending, error, clear: () => setError(null) };
+  return { run, pending, error };
 }
 
 /** The element's content width, following resizes (charts draw in pixels). */
@@ -135,6 +141,53 @@ export function ErrorNote({ error }: { error: string | null | undefined }) {
       {error}
     </p>
   ) : null;
+}
+
+/** A table that scrolls sideways in a narrow window. `head`: a label, or [label, className]; '' is the actions column. */
+export function Table({ className, head, children }: { className: string; head: (string | [string, string])[]; children: ReactNode }) {
+  return (
+    <div className="table-wrap">
+      <table className={className}>
+        <thead>
+          <tr>
+            {head.map((h, i) => {
+              const [label, cls] = typeof h === 'string' ? [h, undefined] : h;
+              return label ? (
+                <th key={i} className={cls}>
+                  {label}
+                </th>
+              ) : (
+                <th key={i} aria-label="Actions" />
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A form panel that runs one action on submit, with its submit button and its error. */
+export function ActionForm({ label, action, submit, disabled, children }: { label: string; action: Action<[]>; submit: string; disabled?: boolean; children: ReactNode }) {
+  return (
+    <form
+      className="panel form-grid"
+      aria-label={label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void action.run();
+      }}
+    >
+      {children}
+      <div className="form-actions">
+        <button type="submit" disabled={action.pending || disabled}>
+          {action.pending ? 'Working…' : submit}
+        </button>
+      </div>
+      <ErrorNote error={action.error} />
+    </form>
+  );
 }
 
 /** A button that asks once more, in place, before doing something that cannot be undone. */

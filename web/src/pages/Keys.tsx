@@ -1,7 +1,7 @@
 /** The user's API keys: create (the secret is shown once), list, revoke. */
 import { useState } from 'react';
 import type { ApiKey, CreatedKey } from '../api.ts';
-import { ConfirmButton, ErrorNote, fmtDate, fmtDateTime, useAction, useLoad, useSession } from '../ui.tsx';
+import { ActionForm, ConfirmButton, ErrorNote, Table, fmtDate, fmtDateTime, useAction, useLoad, useSession } from '../ui.tsx';
 
 export function KeysPage() {
   const { client, key: current } = useSession();
@@ -41,14 +41,7 @@ export function KeysPage() {
       <div className="page-head">
         <h1>API keys</h1>
       </div>
-      <form
-        className="panel form-grid"
-        aria-label="New API key"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create.run();
-        }}
-      >
+      <ActionForm label="New API key" action={create} submit="Create key">
         <label>
           Name <span className="muted">(what it is for)</span>
           <input name="keyName" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} placeholder="ci" />
@@ -57,13 +50,7 @@ export function KeysPage() {
           Expires in days <span className="muted">(optional)</span>
           <input name="expiresInDays" type="number" min={1} max={3650} value={days} onChange={(e) => setDays(e.target.value)} />
         </label>
-        <div className="form-actions">
-          <button type="submit" disabled={create.pending}>
-            Create key
-          </button>
-        </div>
-        <ErrorNote error={create.error} />
-      </form>
+      </ActionForm>
       {created && (
         <section className="panel secret" role="status" aria-label="New key">
           <p>
@@ -83,48 +70,33 @@ export function KeysPage() {
       <section className="panel">
         <ErrorNote error={keys.error ?? revoke.error} />
         {keys.data && (
-          <div className="table-wrap">
-            <table className="keys">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Key</th>
-                  <th>Created</th>
-                  <th>Last used</th>
-                  <th>Expires</th>
-                  <th>Status</th>
-                  <th aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.map((k) => (
-                  <tr key={k.id} data-key={k.prefix}>
-                    <td>{k.name ?? <span className="muted">unnamed</span>}</td>
-                    <td>
-                      <code>{k.prefix}…</code>
-                      {isCurrent(k) && <span className="tag">this session</span>}
-                    </td>
-                    <td>{fmtDate(k.createdAt)}</td>
-                    <td>{k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : '—'}</td>
-                    <td>{k.expiresAt ? fmtDate(k.expiresAt) : 'never'}</td>
-                    <td>
-                      <span className={`status ${k.revokedAt ? 'failed' : 'completed'}`}>{k.revokedAt ? `revoked ${fmtDate(k.revokedAt)}` : 'active'}</span>
-                    </td>
-                    <td className="actions">
-                      {!k.revokedAt && (
-                        <ConfirmButton
-                          label="Revoke"
-                          confirm={isCurrent(k) ? 'Revoke the key of this session? You will be signed out.' : `Revoke ${k.name ?? k.prefix}?`}
-                          disabled={revoke.pending}
-                          onConfirm={() => void revoke.run(k)}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table className="keys" head={['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', '']}>
+            {keys.data.map((k) => (
+              <tr key={k.id} data-key={k.prefix}>
+                <td>{k.name ?? <span className="muted">unnamed</span>}</td>
+                <td>
+                  <code>{k.prefix}…</code>
+                  {isCurrent(k) && <span className="tag">this session</span>}
+                </td>
+                <td>{fmtDate(k.createdAt)}</td>
+                <td>{k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : '—'}</td>
+                <td>{k.expiresAt ? fmtDate(k.expiresAt) : 'never'}</td>
+                <td>
+                  <span className={`status ${k.revokedAt ? 'failed' : 'completed'}`}>{k.revokedAt ? `revoked ${fmtDate(k.revokedAt)}` : 'active'}</span>
+                </td>
+                <td className="actions">
+                  {!k.revokedAt && (
+                    <ConfirmButton
+                      label="Revoke"
+                      confirm={isCurrent(k) ? 'Revoke the key of this session? You will be signed out.' : `Revoke ${k.name ?? k.prefix}?`}
+                      disabled={revoke.pending}
+                      onConfirm={() => void revoke.run(k)}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
       </section>
     </>

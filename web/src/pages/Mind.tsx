@@ -67,22 +67,19 @@ export function MindPage({ mindId, tab }: { mindId: string; tab: MindTab }) {
         </div>
         {m && (
           <dl className="counts" aria-label="Counts">
-            <div>
-              <dt>Snapshots</dt>
-              <dd>{fmtNum(m.snapshotCount)}</dd>
-            </div>
-            <div>
-              <dt>Psychometrics</dt>
-              <dd>{fmtNum(m.psychometricCount)}</dd>
-            </div>
-            <div>
-              <dt>Topics</dt>
-              <dd>{fmtNum(m.keyTopicCount)}</dd>
-            </div>
-            <div>
-              <dt>Findings</dt>
-              <dd>{fmtNum(m.findingCount)}</dd>
-            </div>
+            {(
+              [
+                ['Snapshots', m.snapshotCount],
+                ['Psychometrics', m.psychometricCount],
+                ['Topics', m.keyTopicCount],
+                ['Findings', m.findingCount],
+              ] as const
+            ).map(([label, n]) => (
+              <div key={label}>
+                <dt>{label}</dt>
+                <dd>{fmtNum(n)}</dd>
+              </div>
+            ))}
           </dl>
         )}
       </div>

@@ -1,7 +1,7 @@
 /** The minds: search, filter by tag, create, delete. */
 import { useEffect, useState } from 'react';
 import type { Mind } from '../api.ts';
-import { ConfirmButton, ErrorNote, fmtDate, Link, navigate, Tags, useAction, useLoad, useSession } from '../ui.tsx';
+import { ActionForm, ConfirmButton, ErrorNote, Table, fmtDate, Link, navigate, Tags, useAction, useLoad, useSession } from '../ui.tsx';
 
 export function MindsPage() {
   const { client } = useSession();
@@ -62,41 +62,27 @@ export function MindsPage() {
           <p className="empty">{debounced || selected.length ? 'No mind matches.' : 'No minds yet. Create one, then upload a transcript of that person.'}</p>
         )}
         {minds.data && minds.data.length > 0 && (
-          <div className="table-wrap">
-            <table className="minds">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Tags</th>
-                  <th className="num">Snapshots</th>
-                  <th className="num wide-only">Findings</th>
-                  <th className="wide-only">Created</th>
-                  <th aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {minds.data.map((m) => (
-                  <tr key={m.id}>
-                    <td>
-                      <Link to={`/minds/${m.id}`} className="strong">
-                        {m.name}
-                      </Link>
-                      {m.email && <div className="muted small">{m.email}</div>}
-                    </td>
-                    <td>
-                      <Tags names={m.tags.map((t) => t.name)} />
-                    </td>
-                    <td className="num">{m.snapshotCount}</td>
-                    <td className="num wide-only">{m.findingCount}</td>
-                    <td className="wide-only">{fmtDate(m.createdAt)}</td>
-                    <td className="actions">
-                      <ConfirmButton label="Delete" confirm={`Delete ${m.name} and all its snapshots?`} onConfirm={() => void remove.run(m)} disabled={remove.pending} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table className="minds" head={['Name', 'Tags', ['Snapshots', 'num'], ['Findings', 'num wide-only'], ['Created', 'wide-only'], '']}>
+            {minds.data.map((m) => (
+              <tr key={m.id}>
+                <td>
+                  <Link to={`/minds/${m.id}`} className="strong">
+                    {m.name}
+                  </Link>
+                  {m.email && <div className="muted small">{m.email}</div>}
+                </td>
+                <td>
+                  <Tags names={m.tags.map((t) => t.name)} />
+                </td>
+                <td className="num">{m.snapshotCount}</td>
+                <td className="num wide-only">{m.findingCount}</td>
+                <td className="wide-only">{fmtDate(m.createdAt)}</td>
+                <td className="actions">
+                  <ConfirmButton label="Delete" confirm={`Delete ${m.name} and all its snapshots?`} onConfirm={() => void remove.run(m)} disabled={remove.pending} />
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
         {minds.loading && !minds.data && <p className="muted">Loading…</p>}
       </section>
@@ -114,14 +100,7 @@ function CreateMind({ onCreated }: { onCreated: (m: Mind) => void }) {
     onCreated(mind);
   });
   return (
-    <form
-      className="panel form-grid"
-      aria-label="New mind"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void create.run();
-      }}
-    >
+    <ActionForm label="New mind" action={create} submit="Create mind" disabled={!name.trim()}>
       <label>
         Name
         <input name="name" required value={name} onChange={(e) => setName(e.target.value)} placeholder="Barack Obama" autoFocus />
@@ -134,12 +113,6 @@ function CreateMind({ onCreated }: { onCreated: (m: Mind) => void }) {
         Tags <span className="muted">(comma-separated)</span>
         <input name="tags" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="politics, debates" />
       </label>
-      <div className="form-actions">
-        <button type="submit" disabled={create.pending || !name.trim()}>
-          {create.pending ? 'Creating…' : 'Create mind'}
-        </button>
-      </div>
-      <ErrorNote error={create.error} />
-    </form>
+    </ActionForm>
   );
 }

@@ -1,7 +1,7 @@
 /** A mind's snapshots: upload (picker or drop, with progress), live status, link/unlink, delete. */
 import { Fragment, useRef, useState } from 'react';
 import { errorText, uploadTranscript, type Snapshot } from '../api.ts';
-import { ConfirmButton, ErrorNote, fmtBytes, fmtDate, fmtNum, useAction, useLoad, useSession, type Loaded } from '../ui.tsx';
+import { ConfirmButton, ErrorNote, Table, fmtBytes, fmtDate, fmtNum, useAction, useLoad, useSession, type Loaded } from '../ui.tsx';
 
 interface UploadRow {
   id: number;
@@ -29,65 +29,50 @@ export function SnapshotsTab({ mindId, mindName, snapshots, onChange }: { mindId
         <ErrorNote error={snapshots.error ?? act.error} />
         {snapshots.data && list.length === 0 && <p className="empty">No snapshots yet: upload a transcript above.</p>}
         {list.length > 0 && (
-          <div className="table-wrap">
-            <table className="snapshots">
-              <thead>
-                <tr>
-                  <th>Mindset date</th>
-                  <th>Status</th>
-                  <th className="num wide-only">Psychometrics</th>
-                  <th className="num wide-only">Topics</th>
-                  <th className="num wide-only">Findings</th>
-                  <th>Feeds profile</th>
-                  <th aria-label="Actions" />
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((s) => (
-                  <Fragment key={s.id}>
-                    <tr data-snapshot={s.id} data-status={s.status}>
-                      <td>
-                        <button type="button" className="linkish" aria-expanded={openId === s.id} onClick={() => setOpenId(openId === s.id ? null : s.id)}>
-                          {fmtDate(s.mindsetDate)}
-                        </button>
-                      </td>
-                      <td>
-                        <span className={`status ${s.status}`}>{s.status}</span>
-                        {s.status === 'completed' && s.startedAt && s.completedAt && (
-                          <span className="muted small"> in {((Date.parse(s.completedAt) - Date.parse(s.startedAt)) / 1000).toFixed(1)} s</span>
-                        )}
-                        {s.status === 'failed' && s.error && <div className="reason">{s.error}</div>}
-                      </td>
-                      <td className="num wide-only">{s.psychometricCount}</td>
-                      <td className="num wide-only">{s.keyTopicCount}</td>
-                      <td className="num wide-only">{s.findingCount}</td>
-                      <td>
-                        <button
-                          type="button"
-                          className="subtle"
-                          disabled={act.pending}
-                          title={s.linked ? 'Keep the snapshot but stop using it for simulations and the profile' : 'Use it for simulations and the profile again'}
-                          onClick={() => void act.run(() => client.linkSnapshot(mindId, s.id, !s.linked))}
-                        >
-                          {s.linked ? 'Linked · unlink' : 'Unlinked · link'}
-                        </button>
-                      </td>
-                      <td className="actions">
-                        <ConfirmButton label="Delete" confirm="Delete this snapshot?" disabled={act.pending} onConfirm={() => void act.run(() => client.deleteSnapshot(mindId, s.id))} />
-                      </td>
-                    </tr>
-                    {openId === s.id && (
-                      <tr className="details-row">
-                        <td colSpan={7}>
-                          <SnapshotDetails mindId={mindId} snapshotId={s.id} />
-                        </td>
-                      </tr>
+          <Table className="snapshots" head={['Mindset date', 'Status', ['Psychometrics', 'num wide-only'], ['Topics', 'num wide-only'], ['Findings', 'num wide-only'], 'Feeds profile', '']}>
+            {list.map((s) => (
+              <Fragment key={s.id}>
+                <tr data-snapshot={s.id} data-status={s.status}>
+                  <td>
+                    <button type="button" className="linkish" aria-expanded={openId === s.id} onClick={() => setOpenId(openId === s.id ? null : s.id)}>
+                      {fmtDate(s.mindsetDate)}
+                    </button>
+                  </td>
+                  <td>
+                    <span className={`status ${s.status}`}>{s.status}</span>
+                    {s.status === 'completed' && s.startedAt && s.completedAt && (
+                      <span className="muted small"> in {((Date.parse(s.completedAt) - Date.parse(s.startedAt)) / 1000).toFixed(1)} s</span>
                     )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
+                    {s.status === 'failed' && s.error && <div className="reason">{s.error}</div>}
+                  </td>
+                  <td className="num wide-only">{s.psychometricCount}</td>
+                  <td className="num wide-only">{s.keyTopicCount}</td>
+                  <td className="num wide-only">{s.findingCount}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="subtle"
+                      disabled={act.pending}
+                      title={s.linked ? 'Keep the snapshot but stop using it for simulations and the profile' : 'Use it for simulations and the profile again'}
+                      onClick={() => void act.run(() => client.linkSnapshot(mindId, s.id, !s.linked))}
+                    >
+                      {s.linked ? 'Linked · unlink' : 'Unlinked · link'}
+                    </button>
+                  </td>
+                  <td className="actions">
+                    <ConfirmButton label="Delete" confirm="Delete this snapshot?" disabled={act.pending} onConfirm={() => void act.run(() => client.deleteSnapshot(mindId, s.id))} />
+                  </td>
+                </tr>
+                {openId === s.id && (
+                  <tr className="details-row">
+                    <td colSpan={7}>
+                      <SnapshotDetails mindId={mindId} snapshotId={s.id} />
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            ))}
+          </Table>
         )}
       </section>
     </>
