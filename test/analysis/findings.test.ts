@@ -85,3 +85,75 @@ test('real debate: negated and hedged statements are read as such', async () => 
   // "I don't want to cost jobs" is said by Romney in this debate.
   assert.ok(findings.some((f) => f.polarity === 'negative' && /^Does not want to/.test(f.statement)));
 });
+
+test('reported and voiced speech is not the person\'s claim', () => {
+  assert.deepEqual(findingsOf("Hey, I'm an early stage startup looking for a design partner."), []);
+  assert.deepEqual(findingsOf("Which is like, I'm a novice at this whole game."), []);
+  assert.deepEqual(findingsOf('But he said, and I believe that the subconscious is the supercomputer of the brain.'), []);
+  assert.deepEqual(findingsOf("And she goes, I'm going to quit my job tomorrow."), []);
+  // "I was like, …" introduces a thought acted out, never an experience "Was like, …".
+  for (const f of findingsOf("I was like, \u201cI'm going to let go of it.\u201d And I was like, this is the end of the road for me.")) assert.doesNotMatch(f.statement, /^Was like/);
+});
+
+test('a clause under a condition keeps its condition, or is not a finding', () => {
+  const f = only('Because if they succeed, I believe the country succeeds.');
+  assert.equal(f.kind, 'belief');
+  assert.match(f.statement, /^Believes that the country succeeds, if they succeed$/);
+  const trump = only("If I don't get there one way, I'm going to get to Pennsylvania Avenue another way.");
+  assert.match(trump.statement, /^Is going to get to Pennsylvania Avenue another way, if they don't get there one way$/);
+  // A condition closed by another clause earlier: its scope is unclear, so no finding.
+  assert.deepEqual(findingsOf('If we grow the economy, jobs come back, and I think the deficit shrinks by itself over time.'), []);
+});
+
+test('"I think" must introduce a clause that says something', () => {
+  for (const s of [
+    'Out of the fifty states, I think for different reasons.',
+    'And the reason, I think out of 50 states in Massachusetts, because of that.',
+    'So they could, I think modify their DNA basically.',
+    'I feel like the reason we are so.',
+    'I think you can see that.',
+    "I don't think you can deny that.",
+    "Yes, I think that's right.",
+    "I'm going to be able to do it.",
+    'I think this is a great example.',
+  ])
+    assert.deepEqual(findingsOf(s), [], s);
+  assert.match(only('I think loyalty is a good thing to cling to.').statement, /^Thinks that loyalty is a good thing to cling to$/);
+});
+
+test('third person reads right: agreement, tense, contractions, no transcript markers', () => {
+  assert.match(only("I've done therapy twice a week since I was a kid.").statement, /^Has done therapy twice a week since they were a kid$/);
+  assert.match(only('My grandfather was in World War II.').statement, /^Their grandfather was in World War II$/);
+  assert.match(only("I usually won't go to the effort of writing it all out.").statement, /^Usually won't go to the effort/);
+  assert.deepEqual(findingsOf('But while I am sometimes late, I always [inaudible 01:54:47] in the end.'), []);
+  const marked = findingsOf('I think the [crosstalk] reforms are working in every state.');
+  for (const f of marked) assert.doesNotMatch(f.statement, /\[|crosstalk/);
+});
+
+test('kinds: stances are values or beliefs, "we are going to" is not a personal goal, "tend to agree" is a belief', () => {
+  const believer = only("I'm a great believer in all forms of energy.");
+  assert.equal(believer.kind, 'belief');
+  const against = only('I was against the war in Iraq from the very beginning.');
+  assert.equal(against.kind, 'value');
+  assert.equal(against.polarity, 'negative');
+  assert.match(against.statement, /^Was against the war in Iraq/);
+  assert.notEqual(only("We're going to cut taxes for the middle class.").kind, 'goal');
+  assert.equal(only('I tend to agree with that assessment of the economy.').kind, 'belief');
+  assert.equal(only("I'm a huge fan of punk rock music.").kind, 'preference');
+});
+
+test('hedges, polarity and near-duplicates', () => {
+  // "some kind of" is a determiner, not a hedge.
+  const some = only("I've been pushing for some kind of regulatory oversight.");
+  const plain = only("I've been pushing for regulatory oversight.");
+  assert.equal(some.confidence, plain.confidence);
+  assert.ok(only('I guess I want to write a book about the jungle.').confidence < only('I want to write a book about the jungle.').confidence);
+  // Polarity of the claim itself, reading negation; neutral unless clearly one-sided.
+  assert.equal(only('I think the new treatment is wonderful and really effective.').polarity, 'positive');
+  assert.equal(only('I think the new treatment is not good for patients.').polarity, 'negative');
+  assert.equal(only('I think the new treatment is dangerous and harmful for patients.').polarity, 'negative');
+  assert.equal(only('I think the committee meets on Tuesdays in the old building.').polarity, 'neutral');
+  // The same claim twice, once fuller: the fuller one stays.
+  const both = findingsOf('I was against the war in Iraq. And I was against the war, believe me.');
+  assert.deepEqual(both.map((f) => f.statement), ['Was against the war in Iraq']);
+});

@@ -114,6 +114,27 @@ for (const g of GOLDEN) {
     for (const p of result.psychometrics) for (const e of p.evidence) assertMindQuote(turns, e, `${p.instrument}.${p.name}`);
   });
 
+  test(`${g.name}: findings are the person's own claims, in readable third person`, async () => {
+    const { result } = await analysis(g);
+    for (const f of result.findings) {
+      const s = f.statement;
+      // Voiced or reported speech is not a claim ("I was like, …").
+      assert.doesNotMatch(s, /^(Maybe: )?Was like\b/, s);
+      // Transcript markers never reach a statement.
+      assert.doesNotMatch(s, /\[(inaudible|crosstalk)|\((inaudible|crosstalk)/i, s);
+      // Person and number agree: no "they was", "they is", "they am", "wons't".
+      assert.doesNotMatch(s, /\bthey (was|is|am|has|does|wasn't|isn't|doesn't)\b|\bwons't\b|\b\w+s'(t)\b/i, s);
+      // Not cut off on a function word.
+      assert.doesNotMatch(s, /\s(because|and|but|which|the|a|an|was|were)$/i, s);
+    }
+    for (const c of g.claims ?? []) {
+      const hits = result.findings.filter((f) => c.says.test(f.statement));
+      assert.ok(hits.length > 0, `no finding says ${c.says}`);
+      if (c.kind) assert.ok(hits.some((f) => f.kind === c.kind), `${c.says}: kind ${hits.map((f) => f.kind).join('/')}, expected ${c.kind}`);
+      if (c.polarity) assert.ok(hits.some((f) => f.polarity === c.polarity), `${c.says}: polarity ${hits.map((f) => f.polarity).join('/')}, expected ${c.polarity}`);
+    }
+  });
+
   test(`${g.name}: nothing is empty for a long transcript`, async () => {
     const { result } = await analysis(g);
     assert.ok(result.mindWords > 5000, `expected a long transcript, got ${result.mindWords} words`);
