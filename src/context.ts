@@ -3,6 +3,7 @@ import type { Authenticator, Caller } from './auth/authenticate.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import type { ChangeFeed } from './db/change-feed.ts';
 import type { MindCache } from './minds/cache.ts';
 import type { MindDeletionHook } from './minds/service.ts';
 import type { ArtifactStore } from './storage/index.ts';
@@ -21,8 +22,13 @@ export interface AppContext {
   signingSecret: string;
   /** Run before a mind's rows are deleted (modules that keep files for a mind register here). */
   mindDeletionHooks: MindDeletionHook[];
-  /** Single-mind read cache; only on the embedded database, where this process makes every write. */
+  /**
+   * Single-mind read cache. Invalidated by this process's own writes and, on PostgreSQL, by the
+   * change feed (every process's committed writes); null in processes that serve no reads.
+   */
   mindCache: MindCache | null;
+  /** PostgreSQL: notifications of committed changes (null on PGlite and in workers). */
+  changeFeed: ChangeFeed | null;
 }
 
 /**

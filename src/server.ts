@@ -97,7 +97,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
 
 /** `mindprint worker`: the job workers of every module, without HTTP. */
 export async function runWorker(config: Config): Promise<{ ctx: AppContext; stop(): Promise<void> }> {
-  const ctx = await openContext(config);
+  const ctx = await openContext(config, { readCaches: false });
   const modules = await initModules(ctx);
   for (const m of modules) await m.startWorkers?.(ctx);
   let stopping: Promise<void> | null = null;

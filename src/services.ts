@@ -14,6 +14,8 @@ import { startQueue } from './jobs/queue.ts';
 import { queueDefinitions } from './jobs/queues.ts';
 import { createArtifactStore } from './storage/index.ts';
 import { MindCache } from './minds/cache.ts';
+import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from './db/change-feed.ts';
+import type { Client as PgClient } from 'pg';
 import { UsageRecorder } from './usage/recorder.ts';
 
 export interface OpenContextOptions {
@@ -21,6 +23,12 @@ export interface OpenContextOptions {
   pgliteDump?: Blob;
   usageFlushMs?: number;
   authCacheMs?: number;
+  /** The mind cache's safety-net TTL (default 5 s); 0 turns the cache off. */
+  mindCacheTtlMs?: number;
+  /** Reconnect and ping timing of the change feed (PostgreSQL). */
+  changeFeed?: ChangeFeedOptions;
+  /** false for processes that serve no reads (`mindprint worker`): no read cache, no change feed. */
+  readCaches?: boolean;
 }
 
 export async function openContext(config: Config, opts: OpenContextOptions = {}): Promise<AppContext & { close(): Promise<void> }> {
@@ -36,17 +44,40 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   });
   const signingSecret = await sharedSecret(database.db, 'upload-signing-secret', config.signingSecret);
   const store = createArtifactStore({ storageUrl: config.storageUrl, dataDir: config.dataDir, signingSecret, env: config.env });
-  const mindCache = database.kind === 'pglite' ? new MindCache() : null;
-  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [], mindCache };
+  const readCaches = opts.readCaches !== false && opts.mindCacheTtlMs !== 0;
+  // On PostgreSQL the cache serves only while the change feed listens (it starts bypassed).
+  const mindCache = readCaches ? new MindCache({ ttlMs: opts.mindCacheTtlMs, bypassed: database.kind === 'postgres' }) : null;
+  const changeFeed = mindCache && database.connect ? startChangeFeed(database.connect, mindCache, auth, opts.changeFeed) : null;
+  await changeFeed?.start();
+  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [], mindCache, changeFeed };
   return {
     ...ctx,
     async close() {
+      await changeFeed?.stop();
       await queue.stop({ graceful: true, timeoutMs: config.jobShutdownSeconds * 1000 }).catch(() => {});
       await usage.stop().catch(() => {});
       await store.close?.();
       await database.close();
     },
   };
+}
+
+/** Invalidates this process's caches on every change committed by any process. */
+function startChangeFeed(connect: () => Promise<PgClient>, mindCache: MindCache, auth: Authenticator, opts?: ChangeFeedOptions): ChangeFeed {
+  return new ChangeFeed(connect, [CHANNEL.minds, CHANNEL.keys], {
+    notification(channel, payload) {
+      if (channel === CHANNEL.minds) mindCache.invalidate(payload);
+      else if (channel === CHANNEL.keys) auth.forgetHash(payload);
+    },
+    down() {
+      mindCache.bypass(true);
+    },
+    up() {
+      // Whatever changed while nobody listened is unknown: start both caches afresh.
+      mindCache.bypass(false);
+      auth.forgetAll();
+    },
+  }, opts);
 }
 
 /**

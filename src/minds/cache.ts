@@ -1,53 +1,111 @@
 /**
- * A read cache for single minds, for the embedded database only. PGlite runs every query on the
- * server's own event loop (about 1 ms for a mind with its tags and counts), and the data dir is
- * locked to one process, so every write that can change a mind happens in this process and can
- * invalidate here. With PostgreSQL, other replicas and workers write too, so no cache is used.
+ * A read cache for minds as the API returns them (one mind by id), in front of the one SQL
+ * statement that would build it.
  *
  * Invalidation is per organization: any write that may touch a mind of the organization (mind,
  * tag, snapshot, analysis) bumps its generation, and entries of an older generation are misses.
  * An entry records the generation read before its query ran, so a write that lands while the
- * query runs also makes it a miss.
+ * query runs also makes it a miss. Who bumps:
+ *   - this process, before the response of any of its own writes leaves (read-your-writes);
+ *   - on PostgreSQL, the change feed (src/db/change-feed.ts): database triggers notify every
+ *     process of every committed change, whoever made it (another replica, a worker, plain SQL).
+ * While the change feed is down, changes can be missed, so the cache is bypassed (every read
+ * queries) and emptied again once it is back. A short TTL bounds what an undetected outage could
+ * serve. On PGlite the data dir is locked to this process, so every write is made here.
  */
 import type { Mind } from './schemas.ts';
 
 interface Entry {
+  organizationId: string;
   generation: number;
+  epoch: number;
+  cachedAt: number;
   mind: Mind;
+}
+
+export interface MindCacheOptions {
+  maxEntries?: number;
+  /** An entry older than this is a miss even without a known change (default 5 s). */
+  ttlMs?: number;
+  /** Start bypassed (until the change feed is listening). */
+  bypassed?: boolean;
 }
 
 export class MindCache {
   private generations = new Map<string, number>();
   private entries = new Map<string, Entry>();
+  /** Bumped when every entry must go (change feed lost or regained). */
+  private epoch = 0;
+  private bypassed: boolean;
+  private readonly maxEntries: number;
+  readonly ttlMs: number;
 
-  constructor(private readonly maxEntries = 10_000) {}
+  constructor(opts: MindCacheOptions = {}) {
+    this.maxEntries = opts.maxEntries ?? 10_000;
+    this.ttlMs = opts.ttlMs ?? 5_000;
+    this.bypassed = opts.bypassed ?? false;
+  }
 
   generation(organizationId: string): number {
     return this.generations.get(organizationId) ?? 0;
   }
 
-  get(organizationId: string, mindId: string): Mind | null {
+  /** Whether reads are served from the cache (false while changes may be missed). */
+  get active(): boolean {
+    return !this.bypassed;
+  }
+
+  get(organizationId: string, mindId: string, now = Date.now()): Mind | null {
     const entry = this.entries.get(mindId);
-    if (!entry || entry.mind.organizationId !== organizationId || entry.generation !== this.generation(organizationId)) return null;
+    if (
+      !entry ||
+      this.bypassed ||
+      entry.organizationId !== organizationId ||
+      entry.epoch !== this.epoch ||
+      entry.generation !== this.generation(organizationId) ||
+      now - entry.cachedAt > this.ttlMs
+    ) {
+      return null;
+    }
     return entry.mind;
   }
 
-  set(mind: Mind, generation: number): void {
+  /** Stores a mind loaded after `stamp` was taken (see stamp()); stale stamps are not stored. */
+  set(mind: Mind, stamp: { generation: number; epoch: number }): void {
+    const organizationId = mind.organizationId!;
+    if (this.bypassed || stamp.epoch !== this.epoch || stamp.generation !== this.generation(organizationId)) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(mind.id, { generation, mind });
+    this.entries.set(mind.id, { organizationId, generation: stamp.generation, epoch: stamp.epoch, cachedAt: Date.now(), mind });
+  }
+
+  /** Taken before a load: a change or outage while it runs makes its result unstorable. */
+  stamp(organizationId: string): { generation: number; epoch: number } {
+    return { generation: this.generation(organizationId), epoch: this.epoch };
   }
 
   invalidate(organizationId: string): void {
     this.generations.set(organizationId, this.generation(organizationId) + 1);
   }
 
+  /** Forget everything (changes may have been missed). */
+  invalidateAll(): void {
+    this.epoch++;
+    this.entries.clear();
+  }
+
+  /** Bypass the cache (true) while changes may be missed, or serve from it again (false); both empty it. */
+  bypass(on: boolean): void {
+    this.bypassed = on;
+    this.invalidateAll();
+  }
+
   /** Loads through the cache: `load` runs on a miss. */
   async read(organizationId: string, mindId: string, load: () => Promise<Mind>): Promise<Mind> {
     const hit = this.get(organizationId, mindId);
     if (hit) return hit;
-    const generation = this.generation(organizationId);
+    const stamp = this.stamp(organizationId);
     const mind = await load();
-    this.set(mind, generation);
+    this.set(mind, stamp);
     return mind;
   }
 }

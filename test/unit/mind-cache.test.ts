@@ -38,7 +38,38 @@ test('a write during the load makes the loaded entry a miss', async () => {
 
 test('an entry is never served to another organization', async () => {
   const cache = new MindCache();
-  cache.set(mind('m1', 'o1'), 0);
+  cache.set(mind('m1', 'o1'), cache.stamp('o1'));
   assert.equal(cache.get('o2', 'm1'), null);
   assert.ok(cache.get('o1', 'm1'));
+});
+
+test('entries expire after the TTL even without a known change', async () => {
+  const cache = new MindCache({ ttlMs: 1_000 });
+  cache.set(mind('m1', 'o1'), cache.stamp('o1'));
+  assert.ok(cache.get('o1', 'm1', Date.now() + 900));
+  assert.equal(cache.get('o1', 'm1', Date.now() + 1_100), null);
+});
+
+test('while bypassed every read loads, and a load that straddles an outage is not kept', async () => {
+  const cache = new MindCache({ bypassed: true });
+  let loads = 0;
+  const load = async () => (loads++, mind('m1', 'o1'));
+  await cache.read('o1', 'm1', load);
+  await cache.read('o1', 'm1', load);
+  assert.equal(loads, 2, 'bypassed: nothing is served or stored');
+  cache.bypass(false);
+  await cache.read('o1', 'm1', load);
+  await cache.read('o1', 'm1', load);
+  assert.equal(loads, 3);
+  // The feed goes down and comes back while a load runs: its result may predate missed changes.
+  cache.invalidate('o1');
+  await cache.read('o1', 'm1', async () => {
+    loads++;
+    cache.bypass(true);
+    cache.bypass(false);
+    return mind('m1', 'o1', 'maybe stale');
+  });
+  const fresh = await cache.read('o1', 'm1', async () => (loads++, mind('m1', 'o1', 'fresh')));
+  assert.equal(fresh.name, 'fresh');
+  assert.equal(loads, 5);
 });
