@@ -113,6 +113,11 @@ export function percentileOf(z: number, quantiles: number[]): number {
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** A Big Five confidence: the amount of speech (n / (n + 600)) × the trait model's held-out skill. */
+export function bigFiveConfidence(trait: Trait, words: number, model = loadBigFiveModel()): number {
+  return words < MIN_WORDS ? 0 : (words / (words + HALF_CONFIDENCE_WORDS)) * model.traits[trait].skill;
+}
+
 /** What the note says about the model behind a trait: held-out skill per data set. */
 function modelNote(t: BigFiveTraitWeights): string {
   const used = t.models.filter((m) => m.weight > 0);
@@ -136,7 +141,6 @@ export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = l
   }
   const total: Counts = new Map();
   for (const t of turns) addCounts(total, t.counts);
-  const evidenceFactor = mindWords / (mindWords + HALF_CONFIDENCE_WORDS);
   return TRAITS.map((name) => {
     const m = model.traits[name];
     // Without a model that has held-out skill the value says nothing: the median speaker's.
@@ -158,7 +162,7 @@ export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = l
       score: round(1 / (1 + Math.exp(-z))),
       percentile: informative ? round(percentileOf(z, m.norm), 1) : 50,
       // How far to trust it: the amount of the person's speech × the model's held-out skill.
-      confidence: round(evidenceFactor * m.skill),
+      confidence: round(bigFiveConfidence(name, mindWords, model)),
       evidence: pushes.map(({ t }) => ({
         turnId: t.turn.turnId,
         quote: quoteSentences(t.turn.text, t.tokens.sentences),

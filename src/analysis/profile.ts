@@ -3,7 +3,9 @@
  * in each snapshot and how recent its mindsetDate is, the topics and findings that carry the most
  * weight, and each measure's trajectory over time (for charts of how the person has changed).
  */
-import type { EvidenceRef, FindingResult, KeyTopicResult, PsychometricResult } from './types.ts';
+import { bigFiveConfidence } from './big-five.ts';
+import { TRAITS, type Trait } from './train/personality-data.ts';
+import type { EvidenceRef, FindingKind, FindingResult, KeyTopicResult, PsychometricResult } from './types.ts';
 
 export interface ProfileSnapshotInput {
   snapshotId: string;
@@ -72,6 +74,10 @@ export const RECENCY_HALF_LIFE_DAYS = 730;
 const DAY_MS = 86_400_000;
 const TOP_TOPICS = 12;
 const TOP_FINDINGS = 40;
+const TOPIC_KEYWORDS = 10;
+const TOPIC_EVIDENCE = 3;
+
+const isTrait = (name: string): name is Trait => (TRAITS as readonly string[]).includes(name);
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
@@ -81,7 +87,6 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
     .map((s, i) => ({ s, i }))
     .sort((a, b) => a.s.mindsetDate.getTime() - b.s.mindsetDate.getTime() || a.i - b.i)
     .map(({ s }) => s);
-  const position = new Map(ordered.map((s, i) => [s.snapshotId, i]));
   const newest = ordered.length ? ordered[ordered.length - 1]!.mindsetDate.getTime() : null;
   const ref = now ? now.getTime() : newest;
   const recency = (s: ProfileSnapshotInput): number =>
@@ -111,12 +116,18 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
     const wSum = scored.reduce((a, r) => a + w(r), 0);
     const withPct = scored.filter((r) => r.p.percentile !== null);
     const pSum = withPct.reduce((a, r) => a + w(r), 0);
+    // Independent snapshots each add evidence: 1 − Π(1 − cᵢ). Not for the Big Five, whose
+    // snapshots share one model: the pooled words, times the model's held-out skill.
+    const confidence =
+      instrument === 'big_five' && isTrait(name)
+        ? bigFiveConfidence(name, scored.reduce((a, r) => a + r.s.mindWords, 0))
+        : 1 - list.reduce((a, r) => a * (1 - Math.min(1, Math.max(0, r.p.confidence))), 1);
     traits.push({
       instrument,
       name,
       score: scored.length ? round(scored.reduce((a, r) => a + w(r) * r.p.score!, 0) / wSum) : null,
       percentile: withPct.length ? round(withPct.reduce((a, r) => a + w(r) * r.p.percentile!, 0) / pSum, 1) : null,
-      confidence: round(1 - list.reduce((a, r) => a * (1 - Math.min(1, Math.max(0, r.p.confidence))), 1)),
+      confidence: round(confidence),
       snapshots: scored.length,
     });
     trajectories.push({
@@ -135,41 +146,8 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
   const style: Record<string, number | null> = {};
   for (const t of traits) if (t.instrument === 'communication_style') style[t.name] = t.score;
 
-  // Topics merged by label (case-insensitive) across snapshots.
-  const topicMap = new Map<string, { label: string; keywords: string[]; share: number; sentiment: number; snapshots: number; evidence: ProfileTopic['evidence'] }>();
-  for (const s of ordered) {
-    const w = weight.get(s.snapshotId)! / totalWeight;
-    for (const t of s.keyTopics) {
-      const key = t.label.toLowerCase();
-      const cur = topicMap.get(key) ?? { label: t.label, keywords: [], share: 0, sentiment: 0, snapshots: 0, evidence: [] };
-      cur.share += t.share * w;
-      cur.sentiment += t.sentiment * t.share * w;
-      cur.snapshots++;
-      for (const k of t.keywords) if (!cur.keywords.includes(k) && cur.keywords.length < 10) cur.keywords.push(k);
-      // Newer evidence first: later snapshots are prepended.
-      cur.evidence = [...t.evidence.map((e) => ({ ...e, snapshotId: s.snapshotId })), ...cur.evidence];
-      topicMap.set(key, cur);
-    }
-  }
-  const keyTopics: ProfileTopic[] = [...topicMap.values()]
-    .map((t) => ({ ...t, share: round(t.share), sentiment: round(t.share > 0 ? t.sentiment / t.share : 0), evidence: t.evidence.slice(0, 3) }))
-    .sort((a, b) => b.share - a.share || a.label.localeCompare(b.label))
-    .slice(0, TOP_TOPICS);
-
-  // Findings: the most confident, discounted by age; the same statement counts once (newest kept).
-  const seen = new Set<string>();
-  const candidates: { f: ProfileFinding; rank: number }[] = [];
-  for (const s of [...ordered].reverse())
-    for (const f of s.findings) {
-      const key = f.statement.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
-      candidates.push({ f: { ...f, snapshotId: s.snapshotId, mindsetDate: s.mindsetDate.toISOString() }, rank: f.confidence * recency(s) });
-    }
-  const findings = candidates
-    .sort((a, b) => b.rank - a.rank || position.get(b.f.snapshotId)! - position.get(a.f.snapshotId)! || a.f.statement.localeCompare(b.f.statement))
-    .slice(0, TOP_FINDINGS)
-    .map((c) => c.f);
+  const keyTopics = mergeTopics(ordered, (s) => weight.get(s.snapshotId)! / totalWeight);
+  const findings = pickFindings(ordered, recency);
 
   return {
     asOf: ref === null ? null : new Date(ref).toISOString(),
@@ -181,4 +159,112 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
     findings,
     trajectories,
   };
+}
+
+const normalise = (phrase: string): string => phrase.toLowerCase().replace(/(?<=[a-z]{3})s$/, '');
+
+/** Words of a topic for matching across snapshots: label and keywords, lower-cased, plural "s" dropped. */
+function topicWords(t: { label: string; keywords: string[] }): Set<string> {
+  return new Set([t.label, ...t.keywords].map(normalise));
+}
+
+/**
+ * The same subject in two snapshots: same label, one's label among the other's keywords, or at
+ * least two shared keywords that are also a third of the smaller set.
+ */
+function sameSubject(a: Set<string>, aLabel: string, b: Set<string>, bLabel: string): boolean {
+  if (aLabel === bLabel || a.has(bLabel) || b.has(aLabel)) return true;
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return shared >= Math.max(2, Math.min(a.size, b.size) / 3);
+}
+
+interface MergedTopic {
+  /** The first label seen, normalised like `topicWords`: what other snapshots' topics are matched on. */
+  key: string;
+  labels: Map<string, number>;
+  keywords: Map<string, number>;
+  words: Set<string>;
+  share: number;
+  sentiment: number;
+  snapshots: Set<string>;
+  evidence: ProfileTopic['evidence'];
+}
+
+/**
+ * Topics merged across snapshots by subject (label or keyword overlap, not only identical
+ * labels). Share and sentiment are weighted by each snapshot's weight; the label is the one with
+ * the most weighted share; `snapshots` counts the snapshots that spoke of it; evidence newest first.
+ */
+function mergeTopics(ordered: ProfileSnapshotInput[], weightOf: (s: ProfileSnapshotInput) => number): ProfileTopic[] {
+  const merged: MergedTopic[] = [];
+  for (const s of ordered) {
+    const w = weightOf(s);
+    for (const t of s.keyTopics) {
+      const words = topicWords(t);
+      const key = normalise(t.label);
+      let m = merged.find((x) => sameSubject(x.words, x.key, words, key));
+      if (!m) {
+        m = { key, labels: new Map(), keywords: new Map(), words: new Set(), share: 0, sentiment: 0, snapshots: new Set(), evidence: [] };
+        merged.push(m);
+      }
+      m.labels.set(t.label, (m.labels.get(t.label) ?? 0) + t.share * w);
+      for (const k of t.keywords) m.keywords.set(k, (m.keywords.get(k) ?? 0) + t.share * w);
+      for (const x of words) m.words.add(x);
+      m.share += t.share * w;
+      m.sentiment += t.sentiment * t.share * w;
+      m.snapshots.add(s.snapshotId);
+      m.evidence = [...t.evidence.map((e) => ({ ...e, snapshotId: s.snapshotId })), ...m.evidence];
+    }
+  }
+  const top = (m: Map<string, number>): string[] => [...m.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k]) => k);
+  return merged
+    .map((m) => {
+      const label = top(m.labels)[0]!;
+      const keywords = top(m.keywords).filter((k, i, all) => all.findIndex((x) => x.toLowerCase() === k.toLowerCase()) === i).slice(0, TOPIC_KEYWORDS);
+      return {
+        label,
+        keywords,
+        share: round(m.share),
+        sentiment: round(m.share > 0 ? m.sentiment / m.share : 0),
+        snapshots: m.snapshots.size,
+        evidence: m.evidence.slice(0, TOPIC_EVIDENCE),
+      };
+    })
+    .sort((a, b) => b.share - a.share || a.label.localeCompare(b.label))
+    .slice(0, TOP_TOPICS);
+}
+
+const bareStatement = (s: string): string => ` ${s.toLowerCase().replace(/^maybe: /, '').replace(/[^\p{L}\p{N}' ]+/gu, ' ').replace(/\s+/g, ' ').trim()} `;
+
+/**
+ * Findings across snapshots: the same statement once (newest kept; one contained in a fuller one
+ * of the same kind is dropped), ranked by confidence × recency × the snapshot's share of words,
+ * then taken round-robin by kind (kinds ordered by their best finding) so the mix of beliefs,
+ * goals, experiences… survives, at most TOP_FINDINGS.
+ */
+function pickFindings(ordered: ProfileSnapshotInput[], recency: (s: ProfileSnapshotInput) => number): ProfileFinding[] {
+  const maxWords = Math.max(1, ...ordered.map((s) => s.mindWords));
+  const position = new Map(ordered.map((s, i) => [s.snapshotId, i]));
+  const seen = new Set<string>();
+  const candidates: { f: ProfileFinding; rank: number; bare: string }[] = [];
+  for (const s of [...ordered].reverse())
+    for (const f of s.findings) {
+      const bare = bareStatement(f.statement);
+      if (seen.has(bare)) continue;
+      seen.add(bare);
+      const words = 0.5 + (0.5 * Math.max(1, s.mindWords)) / maxWords;
+      candidates.push({ f: { ...f, snapshotId: s.snapshotId, mindsetDate: s.mindsetDate.toISOString() }, rank: f.confidence * recency(s) * words, bare });
+    }
+  const distinct = candidates.filter((a) => !candidates.some((b) => b !== a && b.f.kind === a.f.kind && b.bare.includes(a.bare)));
+  distinct.sort(
+    (a, b) => b.rank - a.rank || position.get(b.f.snapshotId)! - position.get(a.f.snapshotId)! || a.f.statement.localeCompare(b.f.statement),
+  );
+  const byKind = new Map<FindingKind, ProfileFinding[]>();
+  for (const c of distinct) byKind.set(c.f.kind, [...(byKind.get(c.f.kind) ?? []), c.f]);
+  const queues = [...byKind.values()];
+  const picked: ProfileFinding[] = [];
+  for (let round = 0; picked.length < TOP_FINDINGS && queues.some((q) => q.length > round); round++)
+    for (const q of queues) if (q[round] && picked.length < TOP_FINDINGS) picked.push(q[round]!);
+  return picked;
 }

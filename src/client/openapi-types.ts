@@ -1518,7 +1518,99 @@ export interface paths {
                              */
                             mindId: string;
                             name: string;
-                            profile: unknown;
+                            profile: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                asOf: string | null;
+                                findings: {
+                                    confidence: number;
+                                    /** @enum {string} */
+                                    kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
+                                    /**
+                                     * Format: date-time
+                                     * @example 2026-11-22T13:00:00.000Z
+                                     */
+                                    mindsetDate: string;
+                                    /** @enum {string} */
+                                    polarity: "positive" | "negative" | "neutral";
+                                    quote: string;
+                                    /**
+                                     * Format: uuid
+                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                     */
+                                    snapshotId: string;
+                                    startMs: number | null;
+                                    statement: string;
+                                    /**
+                                     * Format: uuid
+                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                     */
+                                    turnId: string;
+                                }[];
+                                keyTopics: {
+                                    evidence: {
+                                        quote: string;
+                                        /**
+                                         * Format: uuid
+                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                         */
+                                        snapshotId: string;
+                                        startMs: number | null;
+                                        /**
+                                         * Format: uuid
+                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                         */
+                                        turnId: string;
+                                    }[];
+                                    keywords: string[];
+                                    label: string;
+                                    sentiment: number;
+                                    share: number;
+                                    /** @description Snapshots whose topics were merged into this one */
+                                    snapshots: number;
+                                }[];
+                                mindWords: number;
+                                snapshotCount: number;
+                                /** @description Communication-style measures by name */
+                                style: {
+                                    [key: string]: number | null;
+                                };
+                                traits: {
+                                    confidence: number;
+                                    /** @example big_five */
+                                    instrument: string;
+                                    /** @example openness */
+                                    name: string;
+                                    percentile: number | null;
+                                    /** @description Weighted by words and recency */
+                                    score: number | null;
+                                    /** @description Snapshots that contributed a score */
+                                    snapshots: number;
+                                }[];
+                                trajectories: {
+                                    instrument: string;
+                                    name: string;
+                                    /** @description Oldest first */
+                                    points: {
+                                        confidence: number;
+                                        /**
+                                         * Format: date-time
+                                         * @example 2026-11-22T13:00:00.000Z
+                                         */
+                                        mindsetDate: string;
+                                        mindWords: number;
+                                        percentile: number | null;
+                                        score: number | null;
+                                        /**
+                                         * Format: uuid
+                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                         */
+                                        snapshotId: string;
+                                    }[];
+                                }[];
+                            };
                         };
                     };
                 };
@@ -2225,7 +2317,7 @@ export interface paths {
                             mindWords: number;
                             psychometricCount: number;
                             psychometrics?: {
-                                /** @description 0–1; grows with the number of the mind’s words */
+                                /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
                                 confidence: number;
                                 evidence: {
                                     quote: string;
@@ -2887,7 +2979,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             psychometrics: {
-                                /** @description 0–1; grows with the number of the mind’s words */
+                                /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
                                 confidence: number;
                                 evidence: {
                                     quote: string;

@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.ts';
 import { errorResponses, Uuid } from '../http/schemas.ts';
 import { MindParams } from '../minds/schemas.ts';
 import { mindProfile } from './profile.ts';
-import { CreateSnapshotResponse, Finding, KeyTopic, Psychometric, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotStatusObject } from './schemas.ts';
+import { CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotStatusObject } from './schemas.ts';
 import * as service from './service.ts';
 import { spoolToTempFile } from './spool.ts';
 
@@ -124,7 +124,7 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
       summary: 'Profile of a mind',
       description: 'The mind as of its linked completed snapshots: traits weighted by words and recency of mindsetDate, communication style, top topics and findings, and each trait’s trajectory across snapshots (oldest first).',
       params: MindParams,
-      response: { 200: Type.Object({ mindId: Uuid, name: Type.String(), profile: Type.Unknown() }), ...errorResponses(404) },
+      response: { 200: Type.Object({ mindId: Uuid, name: Type.String(), profile: MindProfile }), ...errorResponses(404) },
     },
   }, async (req) => mindProfile(db, req.caller, req.params.mindId));
 

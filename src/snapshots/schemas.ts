@@ -62,7 +62,7 @@ export const Psychometric = Type.Object({
   name: Type.String({ example: 'openness' }),
   score: Nullable(Type.Number({ description: '0–1 (null when there is too little text)' })),
   percentile: Nullable(Type.Number({ description: 'Against the norm corpus (Big Five only)' })),
-  confidence: Type.Number({ description: '0–1; grows with the number of the mind’s words' }),
+  confidence: Type.Number({ description: '0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill)' }),
   note: Nullable(Type.String()),
   evidence: Type.Array(Evidence),
 });
@@ -89,6 +89,59 @@ export const Finding = Type.Object({
   startMs: Nullable(Type.Number()),
   polarity: Type.String({ enum: ['positive', 'negative', 'neutral'] }),
   confidence: Type.Number(),
+});
+
+/** GET /minds/{mindId}/profile: analysis/profile.ts `MindProfile` (definitions in src/analysis/README.md). */
+const ProfileEvidence = Type.Object({ ...Evidence.properties, snapshotId: Uuid });
+export const MindProfile = Type.Object({
+  asOf: Nullable(Timestamp),
+  snapshotCount: Type.Number(),
+  mindWords: Type.Number(),
+  traits: Type.Array(
+    Type.Object({
+      instrument: Type.String({ example: 'big_five' }),
+      name: Type.String({ example: 'openness' }),
+      score: Nullable(Type.Number({ description: 'Weighted by words and recency' })),
+      percentile: Nullable(Type.Number()),
+      confidence: Type.Number(),
+      snapshots: Type.Number({ description: 'Snapshots that contributed a score' }),
+    }),
+  ),
+  style: Type.Record(Type.String(), Nullable(Type.Number()), { description: 'Communication-style measures by name' }),
+  keyTopics: Type.Array(
+    Type.Object({
+      label: Type.String(),
+      keywords: Type.Array(Type.String()),
+      share: Type.Number(),
+      sentiment: Type.Number(),
+      snapshots: Type.Number({ description: 'Snapshots whose topics were merged into this one' }),
+      evidence: Type.Array(ProfileEvidence),
+    }),
+  ),
+  findings: Type.Array(
+    Type.Object({
+      ...Type.Omit(Finding, ['id', 'snapshotId', 'mindId']).properties,
+      snapshotId: Uuid,
+      mindsetDate: Timestamp,
+    }),
+  ),
+  trajectories: Type.Array(
+    Type.Object({
+      instrument: Type.String(),
+      name: Type.String(),
+      points: Type.Array(
+        Type.Object({
+          snapshotId: Uuid,
+          mindsetDate: Timestamp,
+          score: Nullable(Type.Number()),
+          percentile: Nullable(Type.Number()),
+          confidence: Type.Number(),
+          mindWords: Type.Number(),
+        }),
+        { description: 'Oldest first' },
+      ),
+    }),
+  ),
 });
 
 export const SnapshotDetails = Type.Object({

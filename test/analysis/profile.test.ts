@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, buildProfile, personaFromProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/analysis/index.ts';
+import { loadBigFiveModel } from '../../src/analysis/big-five.ts';
+import type { Trait } from '../../src/analysis/train/personality-data.ts';
 import { debate, transcriptTurns } from './transcripts.ts';
 
 const trait = (name: string, score: number | null, confidence = 0.9): PsychometricResult => ({
@@ -22,7 +24,9 @@ test('traits are weighted by words and recency; trajectories run oldest first', 
   // Same words, eight years apart (four half-lives): the recent snapshot dominates.
   assert.ok(openness.score! > 0.7 && openness.score! < 0.8, `${openness.score}`);
   assert.equal(openness.snapshots, 2);
-  assert.ok(openness.confidence > 0.9);
+  // Both snapshots share one model: the pooled 20k words × its held-out skill, not 1 − Π(1 − cᵢ).
+  assert.ok(Math.abs(openness.confidence - (20000 / 20600) * loadBigFiveModel().traits.openness.skill) < 1e-3, `${openness.confidence}`);
+  assert.ok(p.traits.find((t) => t.name === 'wordsPerTurn')!.confidence >= 0.99, 'style confidence: independent evidence adds up');
   const traj = p.trajectories.find((t) => t.name === 'openness')!;
   assert.deepEqual(traj.points.map((x) => x.snapshotId), ['s-old', 's-new']);
   assert.deepEqual(traj.points.map((x) => x.score), [0.2, 0.8]);
@@ -85,7 +89,29 @@ test('a persona card from real snapshots: Obama across three 2012 debates', asyn
   assert.deepEqual(persona.traits.map((t) => t.name), ['openness', 'conscientiousness', 'extraversion', 'agreeableness', 'neuroticism']);
   for (const t of persona.traits) assert.ok(t.score !== null && t.score > 0 && t.score < 1);
   for (const name of ['wordsPerTurn', 'questionRate', 'hedging', 'formality', 'sentiment']) assert.equal(typeof persona.style[name], 'number');
-  // Taxes come up in all three debates: the merged topics keep them near the top.
+  // Taxes come up in all three debates: the merged topics keep them near the top, as one topic.
   assert.ok(persona.topics.some((t) => /\btax/i.test([t.label, ...t.keywords].join(' '))));
   assert.ok(persona.findings.length > 5);
+  const tax = profile.keyTopics.filter((t) => /^tax(es)?$/i.test(t.label));
+  assert.equal(tax.length, 1, profile.keyTopics.map((t) => t.label).join('; '));
+  assert.ok(tax[0]!.snapshots >= 2, `tax topic from ${tax[0]!.snapshots} snapshots`);
+  // The kinds every snapshot has survive in the profile (the audit found 25 beliefs, 0 experiences).
+  const kinds = (fs: { kind: string }[]): Map<string, number> => fs.reduce((m, f) => m.set(f.kind, (m.get(f.kind) ?? 0) + 1), new Map<string, number>());
+  const inSnapshots = kinds(snapshots.flatMap((x) => x.findings));
+  const inProfile = kinds(profile.findings);
+  for (const kind of inSnapshots.keys()) assert.ok(inProfile.has(kind), `no ${kind} in the profile though the snapshots have ${inSnapshots.get(kind)}`);
+  assert.ok(Math.max(...inProfile.values()) <= Math.ceil(profile.findings.length / 2), JSON.stringify([...inProfile]));
+  // Big Five confidence pools the words but never exceeds the model's held-out skill.
+  const model = loadBigFiveModel();
+  for (const t of profile.traits.filter((x) => x.instrument === 'big_five')) assert.ok(t.confidence <= model.traits[t.name as Trait].skill + 1e-9, `${t.name}: ${t.confidence}`);
+});
+
+test('topics merge across snapshots by subject, not only by identical label', () => {
+  const topic = (label: string, keywords: string[], share: number) => ({ label, keywords, share, sentiment: 0, evidence: [] });
+  const p = buildProfile([
+    snapshot('a', '2020-01-01', 1000, 0.5, { keyTopics: [topic('tax', ['tax', 'deficit', 'tax cuts', 'middle class'], 0.4), topic('Medicare', ['Medicare', 'voucher', 'seniors'], 0.2)] }),
+    snapshot('b', '2020-06-01', 1000, 0.5, { keyTopics: [topic('taxes', ['taxes', 'middle class', 'deficit'], 0.3), topic('oil', ['oil', 'coal', 'energy'], 0.1)] }),
+  ]);
+  assert.deepEqual(p.keyTopics.map((t) => [t.label, t.snapshots]), [['tax', 2], ['Medicare', 1], ['oil', 1]]);
+  assert.ok(p.keyTopics[0]!.keywords.includes('deficit'));
 });
