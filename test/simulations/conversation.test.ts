@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { readDebate, seedSnapshot } from './seed.ts';
-import { parseSse, waitForMessage } from './helpers.ts';
+import { openStream, waitForMessage } from './helpers.ts';
 
 let s: TestServer;
 let mindId: string;
@@ -76,25 +76,9 @@ test('GET /simulations lists the most recently active conversation first', async
 test('a client that leaves an extractive stream: the message ends completed or failed with the text so far, never streaming', async (t) => {
   const message = 'What would you do about taxes for the middle class?';
   const full = (await ask(message)).message as string;
-  const controller = new AbortController();
-  const res = await fetch(`${s.base}/simulate`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ scenario: { message }, mindId, stream: true }),
-    signal: controller.signal,
-  });
-  assert.equal(res.status, 200);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!/event: delta/.test(text)) {
-    const { value, done } = await reader.read();
-    assert.ok(!done, 'the stream did not end before the first delta');
-    text += decoder.decode(value, { stream: true });
-  }
-  const start = parseSse(text.slice(0, text.indexOf('\n\n') + 2))[0]!;
-  controller.abort();
-  await reader.cancel().catch(() => {});
+  const stream = await openStream(s, { scenario: { message }, mindId });
+  const { start } = stream;
+  await stream.leave();
 
   const stored = await waitForMessage(s, start.data.simulationId, start.data.messageId);
   assert.ok(['completed', 'failed'].includes(stored.status), stored.status);

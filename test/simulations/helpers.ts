@@ -47,3 +47,44 @@ export async function waitForMessage(s: TestServer, simulationId: string, messag
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+export interface OpenStream {
+  /** The `start` event: the ids of the stored messages. */
+  start: SseEvent;
+  /** Leaves: aborts the request and cancels the body. */
+  leave(): Promise<void>;
+  /** Reads the rest of the stream to its end. */
+  drain(): Promise<void>;
+}
+
+/** POST /simulate with stream: true, read until the first delta: the run is then under way. */
+export async function openStream(s: TestServer, body: object, key = s.key): Promise<OpenStream> {
+  const controller = new AbortController();
+  const res = await fetch(`${s.base}/simulate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...body, stream: true }),
+    signal: controller.signal,
+  });
+  assert.equal(res.status, 200);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!/event: delta/.test(text)) {
+    const { value, done } = await reader.read();
+    assert.ok(!done, 'the stream did not end before the first delta');
+    text += decoder.decode(value, { stream: true });
+  }
+  const start = parseSse(text.slice(0, text.indexOf('\n\n') + 2))[0]!;
+  assert.equal(start.event, 'start');
+  return {
+    start,
+    async leave() {
+      controller.abort();
+      await reader.cancel().catch(() => {});
+    },
+    async drain() {
+      for (;;) if ((await reader.read()).done) return;
+    },
+  };
+}

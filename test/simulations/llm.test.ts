@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startFakeOpenAiServer, structuredSchema, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
 import { interview, seedSnapshot } from './seed.ts';
-import { parseSse, simulateStream, waitForMessage } from './helpers.ts';
+import { openStream, simulateStream, waitForMessage } from './helpers.ts';
 
 const MODEL = 'fake-model';
 const ANSWER = 'I believe the engine might compose music, if we could express harmony in its notation.';
@@ -133,26 +133,9 @@ test('streaming through the LLM: deltas concatenate to done.message; failures en
 
 test('a client that disconnects mid-stream cancels the generation; the message ends failed, not streaming', async () => {
   fake.setReply(scripted({ chunks: Array.from({ length: 40 }, (_, i) => `word${i} `), chunkDelayMs: 100 }));
-  const controller = new AbortController();
-  const res = await fetch(`${s.base}/simulate`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL, stream: true }),
-    signal: controller.signal,
-  });
-  assert.equal(res.status, 200);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!/event: delta/.test(text)) {
-    const { value, done } = await reader.read();
-    assert.ok(!done, 'the stream did not end before the first delta');
-    text += decoder.decode(value, { stream: true });
-  }
-  const start = parseSse(text.slice(0, text.indexOf('\n\n') + 2))[0]!;
-  assert.equal(start.event, 'start');
-  controller.abort();
-  await reader.cancel().catch(() => {});
+  const stream = await openStream(s, { scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL });
+  const { start } = stream;
+  await stream.leave();
 
   const message = await waitForMessage(s, start.data.simulationId, start.data.messageId);
   assert.equal(message.status, 'failed');
@@ -167,28 +150,15 @@ test('a client that disconnects mid-stream cancels the generation; the message e
 
 test('while an answer streams, the conversation shows the text so far', async () => {
   fake.setReply(scripted({ chunks: Array.from({ length: 30 }, (_, i) => `word${i} `), chunkDelayMs: 100 }));
-  const controller = new AbortController();
-  const res = await fetch(`${s.base}/simulate`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL, stream: true }),
-    signal: controller.signal,
-  });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  while (!/event: delta/.test(text)) text += decoder.decode((await reader.read()).value, { stream: true });
-  const start = parseSse(text.slice(0, text.indexOf('\n\n') + 2))[0]!;
+  const stream = await openStream(s, { scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL });
+  const { start } = stream;
   // The text so far is saved about once a second while the answer streams (3 s in all here).
   await new Promise((r) => setTimeout(r, 1600));
   const got = await s.api('GET', `/simulations/${start.data.simulationId}`);
   const streaming = got.body.messages.find((m: any) => m.id === start.data.messageId);
   assert.equal(streaming.status, 'streaming');
   assert.match(streaming.content?.text ?? '', /^word0 word1 /, 'the answer so far');
-  for (;;) {
-    const { done } = await reader.read();
-    if (done) break;
-  }
+  await stream.drain();
   const message = await waitForMessage(s, start.data.simulationId, start.data.messageId);
   assert.equal(message.status, 'completed');
   assert.match(message.content.text, /word29 $/);

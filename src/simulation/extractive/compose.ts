@@ -463,6 +463,10 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return inter / small.size;
 }
 
+/** Turns looked at to tell whether the person uses contractions. */
+const CONTRACTION_SAMPLE = 60;
+const CONTRACTION = /[\p{L}][\u0027\u2019](?:m|re|ve|ll|d|t)\b/giu;
+
 /**
  * Whether the person writes with contractions ("I'm", "don't"): the honest "I haven't
  * talked about that" is then phrased the way they would phrase it.
@@ -470,11 +474,9 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 export function usesContractions(memory: readonly MemoryTurn[]): boolean {
   let contractions = 0;
   let total = 0;
-  for (const t of memory.slice(0, 200)) {
-    for (const w of words(t.text)) {
-      total++;
-      if (/'(m|re|ve|ll|d|t)$/.test(w)) contractions++;
-    }
+  for (const t of memory.slice(0, CONTRACTION_SAMPLE)) {
+    total += roughWords(t.text);
+    contractions += t.text.match(CONTRACTION)?.length ?? 0;
   }
   // Spoken English runs at roughly 2–4 contractions per 100 words; formal speech near none.
   return total === 0 || contractions / total >= 0.005;

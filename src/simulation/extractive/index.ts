@@ -94,7 +94,9 @@ export function evidenceFor(used: readonly Pick<UsedSentence, 'turn' | 'span' | 
 export function answer(input: EngineInput): EngineResult {
   const name = input.persona.name || input.mindName;
   const u = understand(input.message, input.history, name.split(/\s+/));
-  const informal = usesContractions(input.memory);
+  // Only the few sentences said in the engine's own words need the register: computed when needed.
+  let register: boolean | undefined;
+  const informal = () => (register ??= usesContractions(input.memory));
   const addressees = new Addressees(input.otherSpeakers ?? [], name);
   const saidBefore = new AlreadySaid(
     input.history.flatMap((m) => (m.role === 'assistant' ? (m.evidence ?? []) : [])),
@@ -102,7 +104,7 @@ export function answer(input: EngineInput): EngineResult {
   );
 
   if (u.social) {
-    const intro = introduce(u.social, input.memory, input.persona, addressees, saidBefore, informal);
+    const intro = introduce(u.social, input.memory, input.persona, addressees, saidBefore, informal());
     return { text: intro.text, evidence: evidenceFor(intro.used), analysis: analyseIntroduction(u.social, intro.used, input.persona, intro.text) };
   }
 
@@ -120,7 +122,7 @@ export function answer(input: EngineInput): EngineResult {
   const covered = new Map(main.map((p) => [p, phraseCovered(p, ranked, splits, own)]));
   const uncovered = main.filter((p) => !covered.get(p));
   const decline = () => {
-    const text = nothingRelevantAnswer(uncovered.length ? uncovered : main, input.persona, informal);
+    const text = nothingRelevantAnswer(uncovered.length ? uncovered : main, input.persona, informal());
     return { text, evidence: [], analysis: analyseNothingRelevant(uncovered.length ? uncovered : main, input.persona, text) };
   };
   if (ranked.length === 0 || (main.length > 0 && uncovered.length === main.length) || (main.length === 0 && !u.leansOnHistory)) return decline();
@@ -131,7 +133,7 @@ export function answer(input: EngineInput): EngineResult {
   const composed = composeAnswer({ ranked: rankedOwn, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own });
   if (composed.used.length === 0) {
     if (!saidBefore.empty) {
-      const text = exhaustedAnswer(main, informal);
+      const text = exhaustedAnswer(main, informal());
       return { text, evidence: [], analysis: analyseNothingRelevant(main, input.persona, text, true) };
     }
     return decline();
@@ -139,7 +141,7 @@ export function answer(input: EngineInput): EngineResult {
   // Answer the part of the question that memory covers; name only the part it does not.
   // (A follow-up does not repeat the caveat its question already had.)
   const never = u.leansOnHistory ? [] : uncovered.filter((p) => phraseAbsent(p, ranked, splits));
-  const text = never.length > 0 ? `${composed.text} ${uncoveredCaveat(never, informal)}` : composed.text;
+  const text = never.length > 0 ? `${composed.text} ${uncoveredCaveat(never, informal())}` : composed.text;
   return {
     text,
     evidence: evidenceFor(composed.used),
