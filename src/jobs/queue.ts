@@ -31,9 +31,17 @@ export interface JobQueue {
   work<T extends object>(queue: string, concurrency: number, handler: (data: T, job: JobContext) => Promise<void>): Promise<void>;
   /** Wake this process's workers for a queue now instead of at their next poll. */
   wake(queue: string): void;
+  /**
+   * Run `task` every `intervalSeconds` in this process (housekeeping such as sweepers), never two
+   * runs at once; errors become process warnings. stop() ends it, waiting for a run in flight.
+   */
+  repeat(name: string, intervalSeconds: number, task: () => Promise<void>): void;
   /** Stop taking jobs; wait (up to the timeout) for the ones in flight. */
   stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
+
+/** The schema pg-boss keeps its tables in (jobs/sweeper.ts reads pgboss.job). */
+export const PGBOSS_SCHEMA = 'pgboss';
 
 export interface QueueOptions {
   queues: QueueDefinition[];
@@ -47,7 +55,7 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
   // pg-boss runs its SQL through our connection (pool or PGlite), so it needs no second pool.
   const boss = new PgBoss({
     db: { executeSql: (text: string, values: unknown[]) => database.execute(text, values) },
-    schema: 'pgboss',
+    schema: PGBOSS_SCHEMA,
     supervise: true,
     maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? 30,
   });
@@ -64,6 +72,9 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
   }
   const workerIds = new Map<string, string[]>();
   const polling = opts.pollingIntervalSeconds ?? 1;
+  const repeaters: (() => Promise<void>)[] = [];
+  /** Set once stop() returns: handlers still running then were released by pg-boss's shutdown. */
+  let released = false;
 
   return {
     async send(tx, queue, data) {
@@ -80,7 +91,16 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
           if (!job) return;
           const retryCount = job.retryCount ?? 0;
           const retryLimit = job.retryLimit ?? 0;
-          await handler(job.data as never, { id: job.id, retryCount, retryLimit, isLastAttempt: retryCount >= retryLimit });
+          const outcome = await handler(job.data as never, { id: job.id, retryCount, retryLimit, isLastAttempt: retryCount >= retryLimit }).then(
+            () => ({ error: null }),
+            (error: unknown) => ({ error: error ?? new Error('job failed') }),
+          );
+          // A handler still running when stop() gave up on it was released: pg-boss has already
+          // handed its job back (to retry elsewhere). Report nothing more. pg-boss would otherwise
+          // complete or fail it through a database this process has closed (an unhandled
+          // rejection that kills the process), or settle another worker's attempt of it.
+          if (released) return new Promise<never>(() => {});
+          if (outcome.error) throw outcome.error;
         });
         workerIds.set(queue, [...(workerIds.get(queue) ?? []), id]);
       }
@@ -88,8 +108,33 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
     wake(queue) {
       for (const id of workerIds.get(queue) ?? []) boss.notifyWorker(id);
     },
+    repeat(name, intervalSeconds, task) {
+      let stopped = false;
+      let running: Promise<void> | null = null;
+      let timer: NodeJS.Timeout;
+      const schedule = () => {
+        timer = setTimeout(tick, intervalSeconds * 1000);
+        timer.unref(); // housekeeping never keeps a process alive
+      };
+      const tick = () => {
+        running = task()
+          .catch((err) => process.emitWarning(`${name}: ${err instanceof Error ? err.message : String(err)}`))
+          .finally(() => {
+            running = null;
+            if (!stopped) schedule();
+          });
+      };
+      schedule();
+      repeaters.push(async () => {
+        stopped = true;
+        clearTimeout(timer);
+        await running;
+      });
+    },
     async stop({ graceful = true, timeoutMs = 30_000 } = {}) {
+      await Promise.all(repeaters.splice(0).map((stop) => stop()));
       await boss.stop({ graceful, timeout: timeoutMs, wait: true, close: false });
+      released = true;
     },
   };
 }

@@ -56,6 +56,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
   } catch (err) {
     return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
   }
+  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length }, 'snapshot processed');
 }
 
 /** What to do about an error of one attempt. */

@@ -1,0 +1,28 @@
+/**
+ * What sweepers of lost work share: how long every attempt of a job can take at most, and which
+ * rows still have a live job. A row whose job is no longer live (its attempts all failed or
+ * expired, e.g. its worker was killed on the last attempt) will never be finished by a handler,
+ * so a sweeper must settle it.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { PGBOSS_SCHEMA, type QueueDefinition } from './queue.ts';
+
+/**
+ * The longest a job can take from its first start to its last attempt's expiry: every attempt
+ * may run until it expires and wait one maintenance interval to be found expired, and pg-boss
+ * waits up to retryDelay × 2^(n+1) (backoff with jitter) before retry n+1.
+ */
+export function attemptsBudgetSeconds(def: QueueDefinition, maintenanceSeconds: number): number {
+  let backoff = 0;
+  for (let n = 0; n < def.retryLimit; n++) backoff += def.retryDelaySeconds * 2 ** (n + 1);
+  return (def.retryLimit + 1) * (def.expireInSeconds + maintenanceSeconds) + backoff;
+}
+
+/**
+ * `select <data key> from pgboss.job` for the jobs of `queue` that may still run (created,
+ * waiting to retry, or active): a row whose id is not among them has no handler coming.
+ */
+export function liveJobKeys(queue: string, dataKey: string): SQL {
+  return sql`select j.data->>${dataKey} from ${sql.identifier(PGBOSS_SCHEMA)}.job j
+    where j.name = ${queue} and j.state in ('created', 'retry', 'active') and j.data->>${dataKey} is not null`;
+}
