@@ -4,25 +4,12 @@
  * unreadable input fail at once, after exactly one attempt.
  */
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { upload, waitForSnapshot } from './support.ts';
+import { count, rows, storedFiles, upload, waitForSnapshot } from './support.ts';
 
 const VTT = 'WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Host>What matters to you?\n\n00:00:04.000 --> 00:00:09.000\n<v Ada Lovelace>I care about careful work and I think machines can do more than arithmetic.\n';
-
-const rows = async (s: TestServer, query: ReturnType<typeof sql>) => ((await s.ctx.db.execute(query)) as any).rows as any[];
-const count = async (s: TestServer, table: string) => (await rows(s, sql.raw(`select count(*)::int as n from ${table}`)))[0].n as number;
-
-async function storedFiles(s: TestServer): Promise<string[]> {
-  try {
-    return (await readdir(path.join(s.config.dataDir, 'artifacts'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
-  } catch {
-    return [];
-  }
-}
 
 type WithLocalFile = TestServer['ctx']['store']['withLocalFile'];
 

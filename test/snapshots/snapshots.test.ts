@@ -4,23 +4,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { dataFile, upload, waitForSnapshot } from './support.ts';
+import { count, dataFile, storedFiles, upload, waitForSnapshot } from './support.ts';
 
 const SNAPSHOT_FIELDS = ['id', 'mindId', 'artifactId', 'mindsetDate', 'status', 'startedAt', 'completedAt', 'createdAt', 'updatedAt', 'psychometricCount', 'keyTopicCount', 'findingCount'];
-
-async function count(s: TestServer, table: string): Promise<number> {
-  const r = (await s.ctx.db.execute(sql.raw(`select count(*)::int as n from ${table}`))) as any;
-  return r.rows[0].n;
-}
-
-async function storedFiles(s: TestServer): Promise<string[]> {
-  const root = path.join(s.config.dataDir, 'artifacts');
-  try {
-    return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
-  } catch {
-    return [];
-  }
-}
 
 describe('snapshots: upload and processing', () => {
   let s: TestServer;

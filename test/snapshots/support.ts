@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sql, type SQL } from 'drizzle-orm';
 import type { TestServer } from '../support/server.ts';
 
 export const DATA = new URL('../../../shared/data/', import.meta.url);
@@ -26,4 +28,23 @@ export async function waitForSnapshot(s: TestServer, mindId: string, snapshotId:
 
 export async function upload(s: TestServer, mindId: string, parts: Parameters<typeof form>[0], key?: string) {
   return s.api('POST', `/minds/${mindId}/snapshots`, form(parts), key);
+}
+
+/** Rows of a query on the server's database. */
+export async function rows(s: TestServer, query: SQL): Promise<any[]> {
+  return ((await s.ctx.db.execute(query)) as any).rows;
+}
+
+export async function count(s: TestServer, table: string): Promise<number> {
+  return (await rows(s, sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
+}
+
+/** Files in the local artifact store, as paths relative to its root. */
+export async function storedFiles(s: TestServer): Promise<string[]> {
+  const root = path.join(s.config.dataDir, 'artifacts');
+  try {
+    return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
+  } catch {
+    return [];
+  }
 }

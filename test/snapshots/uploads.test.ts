@@ -8,23 +8,14 @@ import { sql } from 'drizzle-orm';
 import { signUploadToken, type S3ArtifactStore } from '../../src/storage/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startTestS3Server } from '../storage/s3-server.ts';
-import { dataFile, upload, waitForSnapshot } from './support.ts';
+import { dataFile, rows, storedFiles, upload, waitForSnapshot } from './support.ts';
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 async function artifactRow(s: TestServer, id: string): Promise<any> {
-  return ((await s.ctx.db.execute(sql`select status, storage_key, sha256, size from artifacts where id = ${id}`)) as any).rows[0];
+  return (await rows(s, sql`select status, storage_key, sha256, size from artifacts where id = ${id}`))[0];
 }
 
-/** Files under the local artifact store (relative paths), and whether a folder exists. */
-async function storedFiles(s: TestServer): Promise<string[]> {
-  const root = path.join(s.config.dataDir, 'artifacts');
-  try {
-    return (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name)));
-  } catch {
-    return [];
-  }
-}
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
 const VTT = 'WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Interviewer>What do you care about most in your work?\n\n00:00:04.000 --> 00:00:09.000\n<v Dana Scully>I care about evidence. I never accept a claim I cannot test myself.\n';
