@@ -1,6 +1,6 @@
 /**
- * A read cache for minds as the API returns them (one mind by id), in front of the one SQL
- * statement that would build it.
+ * A read cache for minds as the API returns them: the serialized JSON of GET /minds/{id} and of
+ * GET /minds (per query), so a hit costs neither the SQL statement nor the serialization.
  *
  * Invalidation is per organization: any write that may touch a mind of the organization (mind,
  * tag, snapshot, analysis) bumps its generation, and entries of an older generation are misses.
@@ -13,18 +13,18 @@
  * queries) and emptied again once it is back. A short TTL bounds what an undetected outage could
  * serve. On PGlite the data dir is locked to this process, so every write is made here.
  */
-import type { Mind } from './schemas.ts';
-
 interface Entry {
   organizationId: string;
   generation: number;
   epoch: number;
   cachedAt: number;
-  mind: Mind;
+  json: string;
 }
 
 export interface MindCacheOptions {
   maxEntries?: number;
+  /** Total characters of cached JSON kept at most (default 32 Mi); past it the cache starts empty. */
+  maxChars?: number;
   /** An entry older than this is a miss even without a known change (default 5 s). */
   ttlMs?: number;
   /** Start bypassed (until the change feed is listening). */
@@ -37,11 +37,14 @@ export class MindCache {
   /** Bumped when every entry must go (change feed lost or regained). */
   private epoch = 0;
   private bypassed: boolean;
+  private chars = 0;
   private readonly maxEntries: number;
+  private readonly maxChars: number;
   readonly ttlMs: number;
 
   constructor(opts: MindCacheOptions = {}) {
     this.maxEntries = opts.maxEntries ?? 10_000;
+    this.maxChars = opts.maxChars ?? 32 * 1024 * 1024;
     this.ttlMs = opts.ttlMs ?? 5_000;
     this.bypassed = opts.bypassed ?? false;
   }
@@ -55,8 +58,9 @@ export class MindCache {
     return !this.bypassed;
   }
 
-  get(organizationId: string, mindId: string, now = Date.now()): Mind | null {
-    const entry = this.entries.get(mindId);
+  /** The cached JSON under `key` for this organization, or null. */
+  get(organizationId: string, key: string, now = Date.now()): string | null {
+    const entry = this.entries.get(key);
     if (
       !entry ||
       this.bypassed ||
@@ -67,15 +71,23 @@ export class MindCache {
     ) {
       return null;
     }
-    return entry.mind;
+    return entry.json;
   }
 
-  /** Stores a mind loaded after `stamp` was taken (see stamp()); stale stamps are not stored. */
-  set(mind: Mind, stamp: { generation: number; epoch: number }): void {
-    const organizationId = mind.organizationId!;
+  /** Stores JSON loaded after `stamp` was taken (see stamp()); stale stamps are not stored. */
+  set(organizationId: string, key: string, json: string, stamp: { generation: number; epoch: number }): void {
     if (this.bypassed || stamp.epoch !== this.epoch || stamp.generation !== this.generation(organizationId)) return;
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(mind.id, { organizationId, generation: stamp.generation, epoch: stamp.epoch, cachedAt: Date.now(), mind });
+    if (json.length > this.maxChars / 4) return;
+    if (this.entries.size >= this.maxEntries || this.chars + json.length > this.maxChars) this.clear();
+    const old = this.entries.get(key);
+    if (old) this.chars -= old.json.length;
+    this.entries.set(key, { organizationId, generation: stamp.generation, epoch: stamp.epoch, cachedAt: Date.now(), json });
+    this.chars += json.length;
+  }
+
+  private clear(): void {
+    this.entries.clear();
+    this.chars = 0;
   }
 
   /** Taken before a load: a change or outage while it runs makes its result unstorable. */
@@ -90,7 +102,7 @@ export class MindCache {
   /** Forget everything (changes may have been missed). */
   invalidateAll(): void {
     this.epoch++;
-    this.entries.clear();
+    this.clear();
   }
 
   /** Bypass the cache (true) while changes may be missed, or serve from it again (false); both empty it. */
@@ -99,13 +111,13 @@ export class MindCache {
     this.invalidateAll();
   }
 
-  /** Loads through the cache: `load` runs on a miss. */
-  async read(organizationId: string, mindId: string, load: () => Promise<Mind>): Promise<Mind> {
-    const hit = this.get(organizationId, mindId);
-    if (hit) return hit;
+  /** Reads through the cache: `load` (the query and the serialization) runs on a miss. */
+  async read(organizationId: string, key: string, load: () => Promise<string>): Promise<string> {
+    const hit = this.get(organizationId, key);
+    if (hit !== null) return hit;
     const stamp = this.stamp(organizationId);
-    const mind = await load();
-    this.set(mind, stamp);
-    return mind;
+    const json = await load();
+    this.set(organizationId, key, json, stamp);
+    return json;
   }
 }

@@ -1,9 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { errorResponses, SuccessResponse } from '../http/schemas.ts';
 import { CreateMindBody, DigitalTwin, ListMindsQuery, Mind, MindParams, SearchMindsQuery, UpdateMindBody } from './schemas.ts';
 import * as minds from './service.ts';
+
+/** The body as the route's response schema serializes it (what the cache keeps). */
+const serialized = (reply: FastifyReply, body: unknown) => reply.serialize(body) as string;
+/** Sends JSON that is already serialized (a cache hit, or what was just stored). */
+const sendJson = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 
 export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { db } = ctx;
@@ -17,7 +23,13 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       querystring: ListMindsQuery,
       response: { 200: Type.Object({ minds: Type.Array(Mind) }), ...errorResponses() },
     },
-  }, async (req) => ({ minds: await minds.listMinds(db, req.caller, req.query) }));
+  }, async (req, reply) => {
+    const { tagNames, limit, offset } = req.query;
+    const load = async () => ({ minds: await minds.listMinds(db, req.caller, req.query) });
+    if (!ctx.mindCache) return load();
+    const key = `list:${req.caller.organizationId}:${limit ?? ''}:${offset ?? ''}:${tagNames ?? ''}`;
+    return sendJson(reply, await ctx.mindCache.read(req.caller.organizationId, key, async () => serialized(reply, await load())));
+  });
 
   app.post('/minds', {
     schema: {
@@ -46,10 +58,10 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       params: MindParams,
       response: { 200: Type.Object({ mind: Mind }), ...errorResponses(404) },
     },
-  }, async (req) => {
-    const { organizationId } = req.caller;
-    const load = () => minds.getMind(db, req.caller, req.params.mindId);
-    return { mind: ctx.mindCache ? await ctx.mindCache.read(organizationId, req.params.mindId, load) : await load() };
+  }, async (req, reply) => {
+    const load = async () => ({ mind: await minds.getMind(db, req.caller, req.params.mindId) });
+    if (!ctx.mindCache) return load();
+    return sendJson(reply, await ctx.mindCache.read(req.caller.organizationId, `mind:${req.params.mindId}`, async () => serialized(reply, await load())));
   });
 
   app.put('/minds/:mindId', {

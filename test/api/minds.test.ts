@@ -133,6 +133,24 @@ describe('minds', () => {
     assert.equal((await s.api('GET', `/minds/${mind.id}`)).status, 404);
   });
 
+  test('the list read again after any change shows the change (create, tag rename, page, delete)', async () => {
+    const names = async (q = '') => (await s.api('GET', `/minds${q}`)).body.minds.map((m: any) => m.name);
+    const first = await names('?tagNames=listed');
+    const one = (await s.api('POST', '/minds', { name: 'Listed One', tags: 'listed' })).body.mind;
+    assert.deepEqual(await names('?tagNames=listed'), ['Listed One', ...first]);
+    const res = await s.api('GET', '/minds?tagNames=listed');
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+    await s.api('PUT', `/tags/${one.tags[0].id}`, { name: 'relisted' });
+    assert.deepEqual(await names('?tagNames=listed'), []);
+    assert.deepEqual((await s.api('GET', '/minds?tagNames=relisted')).body.minds[0].tags.map((t: any) => t.name), ['relisted']);
+    const two = (await s.api('POST', '/minds', { name: 'Listed Two' })).body.mind;
+    assert.deepEqual(await names('?limit=2'), ['Listed Two', 'Listed One']);
+    await s.api('DELETE', `/minds/${two.id}`);
+    assert.deepEqual(await names('?limit=1'), ['Listed One']);
+    await s.api('DELETE', `/minds/${one.id}`);
+    assert.ok(!(await names()).includes('Listed One'));
+  });
+
   test('a mind id that is not a UUID is 400; an unknown UUID is 404', async () => {
     const bad = await s.api('GET', '/minds/not-a-uuid');
     assert.equal(bad.status, 400);

@@ -47,7 +47,7 @@ describe('replicas on one PostgreSQL database', { skip: !onPostgres() && 'Postgr
 
   async function cachedInB(mind: { id: string; organizationId: string }) {
     assert.equal((await b.api('GET', `/minds/${mind.id}`)).status, 200);
-    assert.ok(b.ctx.mindCache!.get(mind.organizationId, mind.id), 'B serves the mind from its cache');
+    assert.ok(b.ctx.mindCache!.get(mind.organizationId, `mind:${mind.id}`), 'B serves the mind from its cache');
   }
 
   test('writes through A (rename, tags, tag rename, delete) reach B promptly', async () => {
@@ -63,8 +63,14 @@ describe('replicas on one PostgreSQL database', { skip: !onPostgres() && 'Postgr
     await a.api('PUT', `/tags/${two.id}`, { name: 'deux' });
     await bSees(mind.id, 'the tag rename', (r) => r.body.mind?.tags.some((t: any) => t.name === 'deux'));
     await cachedInB(mind);
+    // Lists are cached too: a mind created through A appears in B's list.
+    const listB = async () => (await b.api('GET', '/minds')).body.minds.map((m: any) => m.name);
+    assert.ok((await listB()).includes('Renamed On A'));
+    await a.api('POST', '/minds', { name: 'Second On A' });
+    assert.ok(await eventually(async () => (await listB()).includes('Second On A')), 'B lists the new mind');
     await a.api('DELETE', `/minds/${mind.id}`);
     await bSees(mind.id, 'the delete', (r) => r.status === 404);
+    assert.ok(await eventually(async () => !(await listB()).includes('Renamed On A')), 'B no longer lists the deleted mind');
   });
 
   test('a write made in SQL by another process (a worker, an admin) reaches B too, snapshot counts included', async () => {
@@ -114,7 +120,7 @@ describe('replicas on one PostgreSQL database', { skip: !onPostgres() && 'Postgr
     await sqlClient.query('update minds set name = $1 where id = $2', ['Changed While Deaf', mind.id]);
     const res = await b.api('GET', `/minds/${mind.id}`);
     assert.equal(res.body.mind.name, 'Changed While Deaf');
-    assert.equal(b.ctx.mindCache!.get(mind.organizationId, mind.id), null, 'nothing is cached while bypassed');
+    assert.equal(b.ctx.mindCache!.get(mind.organizationId, `mind:${mind.id}`), null, 'nothing is cached while bypassed');
     assert.ok(await eventually(() => feed.isListening && b.ctx.mindCache!.active, 10_000), 'B listens again');
     assert.notEqual(feed.backendPid, oldPid);
     await cachedInB(mind);
