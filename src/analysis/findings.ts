@@ -110,7 +110,7 @@ const LIGHT = new Set(
   'be have do go get make see say tell know think believe feel want need let come take put give able right true sure thing way lot kind sort something anything everything nothing stuff point fact case deny agree disagree mean guess happen okay ok yes yeah one same'.split(' '),
 );
 /** A clause does not end on these: it was cut off ("the reason we're so", "which was"). */
-const DANGLING = /\s+(?:because|and|but|or|so|which|that|the|a|an|who|whom|was|were|is|are|am|be|been|like|just|then|as|if|when|than|my|their|your|our|his|her|its|these|those|very|really|kind|sort|um|uh)$/i;
+const DANGLING = /\s+(?:because|and|but|or|so|which|the|a|an|who|whom|was|were|is|are|am|be|been|like|just|then|as|if|when|than|my|their|your|our|his|her|its|these|those|very|really|kind|sort|um|uh)$/i;
 const MIN_WORDS = 5;
 const MAX_WORDS = 60;
 const MAX_REST_WORDS = 28;
