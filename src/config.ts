@@ -21,6 +21,11 @@ export interface Config {
   signingSecret: string | null;
   /** Run the job workers inside `serve` (default true; set false when `mindprint worker` processes run beside it). */
   inProcessWorker: boolean;
+  /**
+   * Serve GET /minds and GET /minds/{id} from a read cache (default true). On PostgreSQL it needs
+   * LISTEN on a direct connection; set false behind PgBouncer in transaction mode.
+   */
+  readCache: boolean;
   /** A job running longer than this is considered lost (its worker died) and is retried. */
   jobExpireSeconds: number;
   /** How often lost (expired) jobs are looked for. */
@@ -122,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: publicUrl?.replace(/\/+$/, '') ?? null,
     signingSecret,
     inProcessWorker: boolean(env, 'MINDPRINT_IN_PROCESS_WORKER', true),
+    readCache: boolean(env, 'MINDPRINT_READ_CACHE', true),
     jobExpireSeconds: integer(env, 'MINDPRINT_JOB_EXPIRE_SECONDS', 300, 1, 86_400),
     jobMaintenanceSeconds: integer(env, 'MINDPRINT_JOB_MAINTENANCE_SECONDS', 30, 1, 3_600),
     jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),

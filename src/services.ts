@@ -44,7 +44,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   });
   const signingSecret = await sharedSecret(database.db, 'upload-signing-secret', config.signingSecret);
   const store = createArtifactStore({ storageUrl: config.storageUrl, dataDir: config.dataDir, signingSecret, env: config.env });
-  const readCaches = opts.readCaches !== false && opts.mindCacheTtlMs !== 0;
+  const readCaches = config.readCache && opts.readCaches !== false && opts.mindCacheTtlMs !== 0;
   // On PostgreSQL the cache serves only while the change feed listens (it starts bypassed).
   const mindCache = readCaches ? new MindCache({ ttlMs: opts.mindCacheTtlMs, bypassed: database.kind === 'postgres' }) : null;
   const changeFeed = mindCache && database.connect ? startChangeFeed(database.connect, mindCache, auth, opts.changeFeed) : null;

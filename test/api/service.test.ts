@@ -24,6 +24,22 @@ describe('service', () => {
     }
   });
 
+  test('MINDPRINT_READ_CACHE=false serves every read from the database (no cache, no change feed)', async () => {
+    const s = await startTestServer({ MINDPRINT_READ_CACHE: 'false' });
+    try {
+      assert.equal(s.ctx.mindCache, null);
+      assert.equal(s.ctx.changeFeed, null);
+      const mind = (await s.api('POST', '/minds', { name: 'Uncached' })).body.mind;
+      assert.equal((await s.api('GET', `/minds/${mind.id}`)).body.mind.name, 'Uncached');
+      const { sql } = await import('drizzle-orm');
+      await s.ctx.db.execute(sql`update minds set name = 'Changed Behind Its Back' where id = ${mind.id}`);
+      assert.equal((await s.api('GET', `/minds/${mind.id}`)).body.mind.name, 'Changed Behind Its Back');
+      assert.deepEqual((await s.api('GET', '/minds')).body.minds.map((m: any) => m.name), ['Changed Behind Its Back']);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('usage survives a restart: counts flushed at shutdown are there after the next start', async () => {
     let s = await startTestServer({}, { persistent: true, usageFlushMs: 60_000 });
     try {
