@@ -148,6 +148,9 @@ export interface RetrieveOptions {
   openings?: boolean;
 }
 
+/** How people say who they are (PostgreSQL regular expression, case-insensitive). */
+const SELF_DESCRIPTION = "\\m(i['\u2019]m (a|an|the)|i am (a|an|the)|i['\u2019]ve (been|spent)|i have (been|spent)|my name is|my (job|work|career|company|background|role|profession))\\M";
+
 /** At most this many quoted turns are fetched back for a follow-up. */
 export const MAX_CITED_TURNS = 20;
 /** Opening turns: the mind's turns among the first OPENING_SEQ of a transcript, at most OPENING_TURNS in all. */
@@ -179,6 +182,10 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
   if (options.openings) {
     extras.push(sql`select * from (select ${columns}, 0::real as rank from ${turnsOf} and t.seq < ${OPENING_SEQ}
       order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) o`);
+    // Self-descriptions anywhere in the transcripts ("I'm the president", "my job is…"): words a
+    // full-text query drops as stopwords, so a regular expression, over this mind's turns only.
+    extras.push(sql`select * from (select ${columns}, 0::real as rank from ${turnsOf} and t.text ~* ${SELF_DESCRIPTION}
+      order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) d`);
   }
   const more = extras.length ? sql` union ${sql.join(extras, sql` union `)}` : sql``;
   const statement = query

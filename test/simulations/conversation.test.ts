@@ -62,6 +62,23 @@ test('sentences addressed to the moderators (names from the transcripts\' speake
   }
 });
 
+test('"Who are you?" is answered from how he describes himself anywhere in the transcripts, in few words', async () => {
+  const b = await ask('Who are you?');
+  assert.ok(b.evidence.length > 0, b.message);
+  assert.match(b.message, /\bI'm\b|\bI am\b|\bmy (job|work)\b|I've been/, b.message);
+  assert.ok(b.message.split(/\s+/).length <= 80, b.message);
+  const hello = await ask('Hello!');
+  assert.doesNotMatch(hello.message, /haven't really talked/);
+});
+
+test('the main ask decides what the answer is about; a preamble does not', async () => {
+  const b = await ask('As a former community organizer in Chicago, what do you think about taxes?');
+  assert.match(b.evidence[0].quote, /tax/i, b.message);
+  assert.doesNotMatch(b.message, /Assad|AK-47/);
+  const health = await ask('How would you fix healthcare?');
+  assert.match(health.evidence[0].quote, /health care/i, health.message);
+});
+
 test('GET /simulations lists the most recently active conversation first', async () => {
   const older = await ask('What about energy?');
   const newer = await ask('What about China?');

@@ -33,8 +33,10 @@ const NEAR_SENTENCE_BONUS = 0.25;
 const REASON_BONUS = 0.5;
 const EXAMPLE_BONUS = 0.6;
 const SPECIFICS_BONUS = 0.2;
-/** Relevance the first sentences of a turn take from the question it answered (its context). */
+/** Relevance the first sentences of a turn take from the question it answered (its context)… */
 const ANSWER_OPENING = [0.5, 0.25];
+/** …when they say something: "Excited to be here." answers no question. */
+const OPENING_MIN_WORDS = 8;
 /** Turns beyond the usual sources an example may come from. */
 const MAX_EXAMPLE_TURNS = 3;
 /** Continuations (sentences right after a chosen one) fill the answer up to this share of the budget. */
@@ -168,6 +170,8 @@ const FLOOR_TAKING =
 /** Cut off mid-sentence by the transcript: ends in a dash. */
 const CUT_OFF = /(?:-|\u2013|\u2014)\s*["'\u201D\u2019)]*\s*$/;
 const QUOTE_CHAR = /^["\u201C\u201D]$/;
+/** The transcriber's notes inside what was said: "[inaudible 01:24:53]", "[crosstalk]". */
+const ANNOTATION = /\[(inaudible|crosstalk|unintelligible|indiscernible|laughter|laughs|applause|music|silence|pause)\b[^\]]*\]/i;
 
 /**
  * The span of `s` as it may appear in an answer, or null when it should not: it belonged to its
@@ -184,7 +188,7 @@ export function usableSpan(s: SentenceSpan, addressees: Addressees): SentenceSpa
     if (!quotesBalanced(span.text)) return null;
   }
   const text = span.text;
-  if (CUT_OFF.test(text)) return null;
+  if (CUT_OFF.test(text) || ANNOTATION.test(text)) return null;
   if (words(text).length < MIN_SENTENCE_WORDS) return null;
   if (addressees.addressed(text) || FLOOR_TAKING.test(text)) return null;
   return span;
@@ -268,9 +272,13 @@ export interface ComposeInput {
   followUp: FollowUpKind | null;
   /** Stems whose matches count only in sentences where they are the person's own ("my mother"). */
   ownOnly?: ReadonlyMap<string, RegExp>;
+  /** Stems of what the main ask is about: the answer opens with a sentence naming one. */
+  asked?: ReadonlySet<string>;
 }
 
 interface Candidate extends UsedSentence {
+  /** Relevance from its own words on what the main ask is about (not from the question its turn answered). */
+  own: number;
   score: number;
   words: number;
   vocab: Set<string>;
@@ -293,14 +301,17 @@ function candidatesOf(r: RankedTurn, turnScore: number, input: ComposeInput, wei
     const vocab = new Set(stems);
     if (input.saidBefore.said(r.turn, raw, vocab)) return;
     let relevance = 0;
+    let own = 0;
     for (const s of vocab) {
       const w = weight.get(s);
       if (!w) continue;
-      const own = input.ownOnly?.get(s);
-      if (own && !own.test(span.text)) continue;
+      const mine = input.ownOnly?.get(s);
+      if (mine && !mine.test(span.text)) continue;
       relevance += w;
+      if (!input.asked || input.asked.size === 0 || input.asked.has(s)) own += w;
     }
-    if (index < ANSWER_OPENING.length) relevance = Math.max(relevance, asked * ANSWER_OPENING[index]!);
+    const n = words(span.text).length;
+    if (index < ANSWER_OPENING.length && n >= OPENING_MIN_WORDS) relevance = Math.max(relevance, asked * ANSWER_OPENING[index]!);
     let bonus = index === 0 ? LEAD_BONUS : 0;
     let eligible = relevance > 0;
     if (input.followUp) {
@@ -324,7 +335,7 @@ function candidatesOf(r: RankedTurn, turnScore: number, input: ComposeInput, wei
 
       }
     }
-    out.push({ turn: r.turn, span, index, relevance, score: turnScore + bonus, words: words(span.text).length, vocab, eligible });
+    out.push({ turn: r.turn, span, index, relevance, own, score: turnScore + bonus, words: n, vocab, eligible });
   });
   return out;
 }
@@ -448,10 +459,12 @@ const OWN_VIEW = /\b(I|I'm|I've|I'd|I'll|my|we|we're|we've|we'll|our)\b/;
 function leadOf(chosen: readonly Candidate[]): Candidate {
   const best = chosen.reduce((a, b) => (b.score > a.score ? b : a));
   const lead = (c: Candidate) => c.score + (OWN_VIEW.test(c.span.text) ? OWN_VIEW_LEAD_BONUS : 0) - (CONNECTIVE.test(c.span.text) ? CONNECTIVE_LEAD_PENALTY : 0);
+  // It names what was asked in its own words, when any chosen sentence does.
+  const named = chosen.some((c) => c.own > 0);
   const standalone = chosen
-    .filter((c) => c.relevance > 0 && c.score >= best.score * LEAD_SCORE_SHARE && c.words >= LEAD_MIN_WORDS && !BACK_REFERENCE.test(c.span.text))
+    .filter((c) => (named ? c.own : c.relevance) > 0 && c.score >= best.score * LEAD_SCORE_SHARE && c.words >= LEAD_MIN_WORDS && !BACK_REFERENCE.test(c.span.text))
     .sort((a, b) => lead(b) - lead(a))[0];
-  return standalone ?? best;
+  return standalone ?? chosen.filter((c) => !named || c.own > 0).reduce((a, b) => (b.score > a.score ? b : a));
 }
 
 /** Share of the smaller vocabulary found in the other. */

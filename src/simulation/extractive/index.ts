@@ -129,8 +129,14 @@ export function answer(input: EngineInput): EngineResult {
 
   // A personal noun asked about as "yours" counts only where it is the person's own.
   const rankedOwn = own.size === 0 ? ranked : ranked.filter((r) => !r.matched.every((s) => own.has(s) && !own.get(s)!.test(r.turn.text)));
-  const budget = wordBudget(input.persona, input.memory, rankedOwn, /\?/.test(input.message));
-  const composed = composeAnswer({ ranked: rankedOwn, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own });
+  // The answer is about the main ask: turns on its phrases, when there are any; a preamble's
+  // words ("As a former organizer in Chicago, …") only break ties among them.
+  const asked = new Set(main.filter((p) => covered.get(p)).flatMap((p) => rankedStems(p, splits)));
+  for (const q of query) if (q.joined?.every((s) => asked.has(s))) asked.add(q.stem);
+  const onMain = rankedOwn.filter((r) => r.matched.some((s) => asked.has(s)));
+  const sources = onMain.length > 0 ? onMain : rankedOwn;
+  const budget = wordBudget(input.persona, input.memory, sources, /\?/.test(input.message));
+  const composed = composeAnswer({ ranked: sources, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own, asked });
   if (composed.used.length === 0) {
     if (!saidBefore.empty) {
       const text = exhaustedAnswer(main, informal());

@@ -19,8 +19,10 @@ export interface QueryTerm {
   weight: number;
   /** Whether the term comes from the current message (as opposed to the history). */
   fromMessage: boolean;
-  /** Two words of the message written as one ("health care" → "healthcare"). */
-  joined?: boolean;
+  /** From the message's preamble, not its main ask ("As a former organizer in Chicago, …"). */
+  preamble?: boolean;
+  /** Two words of the message written as one ("health care" → "healthcare"): the stems of the two. */
+  joined?: [string, string];
 }
 
 /** A noun phrase of a message: what a question is about, as written. */
@@ -241,22 +243,26 @@ const GENERIC_PREDICATES = new Set(
 /** Adds the terms of `message` to `terms`: main ask at `weight`, the rest at PREAMBLE_WEIGHT × `weight`. */
 function addMessage(terms: Map<string, QueryTerm>, message: string, weight: number, fromMessage: boolean): void {
   const toks = tokens(message);
-  const put = (s: string, word: string, w: number, joined: boolean) => {
+  const put = (s: string, word: string, w: number, main: boolean, joined?: [string, string]) => {
     const seen = terms.get(s);
-    if (!seen) terms.set(s, { stem: s, word, weight: w, fromMessage, ...(joined ? { joined } : {}) });
-    else if (w > seen.weight) terms.set(s, { ...seen, weight: w, fromMessage: seen.fromMessage || fromMessage });
+    const extra = { ...(joined ? { joined } : {}), ...(fromMessage && !main ? { preamble: true } : {}) };
+    if (!seen) terms.set(s, { stem: s, word, weight: w, fromMessage, ...extra });
+    else if (w > seen.weight) {
+      const { preamble: _, ...rest } = seen;
+      terms.set(s, { ...rest, weight: w, fromMessage: seen.fromMessage || fromMessage, ...extra });
+    }
   };
   const phrases = phrasesOf(message, false).map((p) => p.text.toLowerCase());
   toks.forEach((t, i) => {
     if (!isTopicWord(t.word)) return;
     const w = weight * (t.main ? 1 : PREAMBLE_WEIGHT);
-    put(stem(t.word), t.word.replace(/'s$/, '').replace(/'.*$/, ''), w, false);
+    put(stem(t.word), t.word.replace(/'s$/, '').replace(/'.*$/, ''), w, t.main);
     // "health care" also finds "healthcare", "e-mail" also "email": two words of a phrase written as one.
     const next = toks[i + 1];
     const gap = next ? message.slice(t.start + t.raw.length, next.start) : '';
     if (next && !t.word.includes("'") && isTopicWord(next.word) && /^[\s-]$/.test(gap) && phrases.some((p) => p.includes(`${t.word}${gap}${next.word}`))) {
       const joined = `${t.word}${next.word}`.replace(/'/g, '');
-      put(stem(joined), joined, w * 0.5, true);
+      put(stem(joined), joined, w * 0.5, t.main, [stem(t.word), stem(next.word)]);
     }
   });
 }
@@ -282,7 +288,8 @@ export function understand(message: string, history: readonly ConversationMessag
   const recentUsers = history.slice(-HISTORY_WINDOW).filter((m) => m.role === 'user').reverse();
   const leans = history.length > 0 && isFollowUp(message, history);
   const social = socialIntent(message, names);
-  let phrases = phrasesOf(message, !leans);
+  // A follow-up's own phrases count only if they name something ("that matter" names nothing).
+  let phrases = phrasesOf(message, !leans).filter((p) => !leans || p.stems.some((st) => !GENERIC_PREDICATES.has(st)));
   if (leans) {
     const anchor = anchorOf(history);
     if (anchor) {

@@ -13,9 +13,13 @@ import { countOf, indexTurn, knownTermId, vocabularyGeneration, type FieldIndex 
 const K1 = 1.2;
 const B_TEXT = 0.75;
 const B_CONTEXT = 0.5;
-/** A match in the old question counts as much as a match in the answer. */
+/**
+ * A match in the old question counts half as much as one in the answer: a turn found only through
+ * its question ("…and where can people learn more about jobs to be done?" → "LinkedIn is probably
+ * the best place") is less often an answer than one that says the words itself.
+ */
 const W_TEXT = 1;
-const W_CONTEXT = 1;
+const W_CONTEXT = 0.5;
 /** The newest mindset gets at most this much more score than the oldest. */
 const RECENCY_BOOST = 0.1;
 /** Turns sharing this much of their content vocabulary with a better one are duplicates. */
@@ -137,6 +141,19 @@ export function rankMemory(memory: readonly MemoryTurn[], asked: readonly QueryT
   }
   const idf = new Map<string, number>();
   for (const q of byStem.keys()) idf.set(q, idfOf(df.get(q) ?? 0, n));
+  // A preamble's word never counts for more than a word of the main ask, however rare it is.
+  const mainIdf = query.filter((q) => q.fromMessage && !q.preamble && !q.joined).map((q) => idf.get(q.stem)!);
+  if (mainIdf.length > 0) {
+    const floor = Math.min(...mainIdf);
+    for (const q of query) if (q.preamble) idf.set(q.stem, Math.min(idf.get(q.stem)!, floor));
+  }
+  // A phrase written as one word ("middleclass") is the same idea as the two words: it is worth no
+  // more than they are, however rare that spelling.
+  for (const q of query) {
+    if (!q.joined) continue;
+    const parts = q.joined.map((p) => idf.get(p) ?? idfOf(0, n));
+    idf.set(q.stem, Math.min(idf.get(q.stem)!, Math.max(...parts)));
+  }
 
   const coverageSet = coverageTerms && coverageTerms.size > 0 ? coverageTerms : new Set(byStem.keys());
   let coverageMass = 0;
