@@ -19,6 +19,7 @@ async function freshStore() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-cli-'));
   const pgDb = onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
   return {
+    dataDir,
     env: { MINDPRINT_DATA_DIR: dataDir, ...(pgDb ? { DATABASE_URL: pgDb.url } : {}) } as Record<string, string>,
     async remove() {
       await pgDb?.drop();
@@ -141,8 +142,7 @@ describe('mindprint CLI', () => {
   });
 
   test('on the embedded database, key commands started together take turns on the data dir', { skip: onPostgres() && 'embedded-database variant' }, async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-cli-'));
-    const env = { MINDPRINT_DATA_DIR: dataDir };
+    const { dataDir, env, remove } = await freshStore();
     try {
       const runs = await Promise.all([1, 2, 3].map((i) => cli(['keys', 'create', '--org', 'acme', '--user', `u${i}@acme.test`, '--json'], env)));
       for (const r of runs) assert.equal(r.code, 0, r.stderr);
@@ -151,13 +151,12 @@ describe('mindprint CLI', () => {
       assert.deepEqual(JSON.parse(listed.stdout).map((k: any) => k.id).sort(), runs.map((r) => JSON.parse(r.stdout).keyId).sort());
       assert.equal(await readLock(dataDir), null, 'released when done');
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      await remove();
     }
   });
 
   test('on the embedded database, key commands refuse while a server runs and work when it is stopped', { skip: onPostgres() && 'embedded-database variant' }, async () => {
-    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-cli-'));
-    const env = { MINDPRINT_DATA_DIR: dataDir };
+    const { dataDir, env, remove } = await freshStore();
     try {
       const created = await cli(['keys', 'create', '--org', 'acme', '--user', 'a@acme.test', '--expires-in-days', '7', '--json'], env);
       assert.equal(created.code, 0, created.stderr);
@@ -201,7 +200,7 @@ describe('mindprint CLI', () => {
         await restarted.stop();
       }
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      await remove();
     }
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
+import { assertInvalid, onPostgres, startTestServer, type TestServer } from '../support/server.ts';
 
 const MIND_FIELDS = ['id', 'name', 'slug', 'email', 'imageUrl', 'socialMedia', 'scope', 'isSelf', 'organizationId', 'createdAt', 'updatedAt', 'tags', 'snapshotCount', 'psychometricCount', 'keyTopicCount', 'findingCount'].sort();
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -168,10 +168,7 @@ describe('minds', () => {
       ['DELETE', '/tags/00000000-0000-4000-8000-00000000000'],
       ['DELETE', '/api-keys/nope'],
     ] as const) {
-      const res = await s.api(method, path, body);
-      assert.equal(res.status, 400, `${method} ${path}`);
-      assert.equal(res.body.code, 'VALIDATION_FAILED');
-      assert.match(res.body.message, /^params\.(mindId|tagId|keyId) /, `${method} ${path}`);
+      await assertInvalid(s, method, path, body, /^params\.(mindId|tagId|keyId) /);
     }
   });
 

@@ -4,6 +4,7 @@
  * server, dropped afterwards). PGlite servers start from a migrated template dumped once per
  * test process, since creating a PGlite database takes seconds.
  */
+import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -123,4 +124,14 @@ function testServer(server: RunningServer, config: Config, key: string, serveOpt
       await cleanup();
     },
   };
+}
+
+/** Sends a request that must be refused as invalid: 400, VALIDATION_FAILED, a message matching `message` (which names the field). */
+export async function assertInvalid(s: TestServer, method: string, path: string, body: unknown, message: RegExp): Promise<void> {
+  const res = await s.api(method, path, body);
+  const what = `${method} ${path} ${JSON.stringify(body) ?? ''}: ${JSON.stringify(res.body)}`;
+  assert.equal(res.status, 400, what);
+  assert.equal(res.body.code, 'VALIDATION_FAILED', what);
+  assert.equal(typeof res.body.error, 'string', what);
+  assert.match(res.body.message, message, what);
 }
