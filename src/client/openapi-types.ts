@@ -2032,7 +2032,7 @@ export interface paths {
         put?: never;
         /**
          * Create a memory bank snapshot
-         * @description multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` (uploaded through a signed URL), and optionally `mindsetDate` (ISO 8601 date or date-time, default now; a date is midnight UTC, a date-time without a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), `speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413.
+         * @description multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` (uploaded through a signed URL), and optionally `mindsetDate` (ISO 8601 date or date-time, default now; a date is midnight UTC, a date-time without a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), `speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413; an artifact whose upload is still being received or checked → 409.
          */
         post: {
             parameters: {
@@ -2125,6 +2125,34 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

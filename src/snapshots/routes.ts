@@ -57,10 +57,11 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
         '(uploaded through a signed URL), and optionally `mindsetDate` (ISO 8601 date or date-time, default now; a date is midnight UTC, a date-time without ' +
         'a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), ' +
         '`speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). ' +
-        `Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413.`,
+        `Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413; ` +
+        'an artifact whose upload is still being received or checked → 409.',
       consumes: ['multipart/form-data'],
       params: MindParams,
-      response: { 200: CreateSnapshotResponse, ...errorResponses(404, 413, 415) },
+      response: { 200: CreateSnapshotResponse, ...errorResponses(404, 409, 413, 415) },
     },
   }, async (req) => {
     const form = await readForm(req, ctx);

@@ -132,6 +132,9 @@ describe('signed upload URLs (local store)', () => {
     const pending = fetch(inFlight.signedUrl, { method: 'PUT', body, headers: { 'content-type': 'text/vtt' }, duplex: 'half' } as RequestInit);
     for (let i = 0; i < 200 && (await artifactRow(s, inFlight.artifactId))?.status !== 'uploading'; i++) await new Promise((r) => setTimeout(r, 10));
     assert.equal((await artifactRow(s, inFlight.artifactId)).status, 'uploading');
+    const early = await upload(s, doomed.id, { artifactId: inFlight.artifactId });
+    assert.equal(early.status, 409, 'its bytes are still arriving');
+    assert.match(early.body.message, /still being received or checked/);
 
     assert.equal((await s.api('DELETE', `/minds/${doomed.id}`)).status, 200);
     assert.ok(!(await exists(folder)), 'the mind’s folder is gone, not left empty');
