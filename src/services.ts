@@ -3,12 +3,12 @@
  * `serve`, `worker`, the CLI and the tests all start here, so they cannot drift apart.
  */
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { Authenticator } from './auth/authenticate.ts';
 import { countKeys, createKeyFor, type IssuedKey } from './auth/keys.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { migrate, openDatabase, type Database, type Db } from './db/client.ts';
+import { lockForTransaction, migrate, openDatabase, type Database, type Db } from './db/client.ts';
 import { serviceSettings } from './db/schema.ts';
 import { startQueue } from './jobs/queue.ts';
 import { queueDefinitions } from './jobs/queues.ts';
@@ -88,7 +88,7 @@ function startChangeFeed(connect: () => Promise<PgClient>, mindCache: MindCache,
 export async function bootstrapKey(db: Db, bootstrapSecret: string | null): Promise<{ issued: IssuedKey; generated: boolean } | null> {
   // Replicas starting together on one PostgreSQL database take turns: one creates the key.
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('mindprint:bootstrap-key'))`);
+    await lockForTransaction(tx, 'mindprint:bootstrap-key');
     if ((await countKeys(tx)) > 0) return null;
     const issued = await createKeyFor(tx, { org: 'default', user: 'admin@localhost', name: 'bootstrap', secret: bootstrapSecret ?? undefined });
     return { issued, generated: !bootstrapSecret };

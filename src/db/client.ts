@@ -220,6 +220,15 @@ export async function migrate(database: Database): Promise<void> {
   }
 }
 
+/**
+ * Inside a transaction: waits until no other transaction holds the lock named `key`, and holds it
+ * until this one ends. Transactions that would race on the same thing (a slug, the first key)
+ * then run one after the other, on PostgreSQL as on PGlite.
+ */
+export async function lockForTransaction(tx: Db, key: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`);
+}
+
 /** Builds a drizzle SQL object from text with $n placeholders, so raw SQL can run inside a drizzle transaction. */
 export function positionalSql(text: string, values: unknown[] = []): SQL {
   const parts = text.split(/\$(\d+)/);

@@ -5,7 +5,7 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Caller } from '../auth/authenticate.ts';
-import { rowsOf, runStatement, statement, type Db } from '../db/client.ts';
+import { lockForTransaction, rowsOf, runStatement, statement, type Db } from '../db/client.ts';
 import { digitalTwins, minds } from '../db/schema.ts';
 import { invalid, notFound } from '../http/errors.ts';
 import { iso } from '../http/schemas.ts';
@@ -174,7 +174,7 @@ async function uniqueSlug(tx: Db, organizationId: string, name: string, exceptMi
   // Every candidate is base or base-N, and "ada-2" (a mind named "Ada 2") competes with "ada"'s
   // second slug: lock on the base without trailing -N groups, which all of them share.
   const stem = base.replace(/(-\d+)+$/, '') || base;
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${organizationId}:slug:${stem}`}))`);
+  await lockForTransaction(tx, `${organizationId}:slug:${stem}`);
   const taken = await tx
     .select({ slug: minds.slug })
     .from(minds)
