@@ -82,20 +82,40 @@ export function linearLogit(m: Pick<LinearWeights, 'weights' | 'mean' | 'sd' | '
   return s;
 }
 
+/**
+ * Feature vectors already computed for one text, by feature list: every trait's model of a data
+ * set uses the same features, so a text's vector is computed once per data set, not per trait.
+ */
+export type VectorCache = Map<string, Float64Array>;
+const featureKeys = new WeakMap<string[], string>();
+function featureKey(features: string[]): string {
+  let k = featureKeys.get(features);
+  if (k === undefined) {
+    k = features.join('\u0000');
+    featureKeys.set(features, k);
+  }
+  return k;
+}
+
 /** Σ weight·slope·logit over a trait's models, before centring. */
-export function uncentredValue(models: LinearWeights[], total: Counts, without?: Counts): number {
+export function uncentredValue(models: LinearWeights[], total: Counts, without?: Counts, cache?: VectorCache): number {
   let s = 0;
   for (const m of models) {
     if (m.weight === 0 || m.slope === 0) continue;
-    const x = without ? featureVectorWithout(total, without, m.features) : featureVector(total, m.features);
+    const key = cache ? featureKey(m.features) : '';
+    let x = cache?.get(key);
+    if (!x) {
+      x = without ? featureVectorWithout(total, without, m.features) : featureVector(total, m.features);
+      cache?.set(key, x);
+    }
     s += m.weight * m.slope * linearLogit(m, x);
   }
   return s;
 }
 
 /** A trait's calibrated value (log-odds of being above the median norm speaker) for counts `total` (minus `without`). */
-export function traitLogit(t: BigFiveTraitWeights, total: Counts, without?: Counts): number {
-  return uncentredValue(t.models, total, without) - t.centre;
+export function traitLogit(t: BigFiveTraitWeights, total: Counts, without?: Counts, cache?: VectorCache): number {
+  return uncentredValue(t.models, total, without, cache) - t.centre;
 }
 
 /** Percentile (0–100) of `z` within sorted quantiles, linearly interpolated. */
@@ -141,17 +161,19 @@ export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = l
   }
   const total: Counts = new Map();
   for (const t of turns) addCounts(total, t.counts);
+  const totalVectors: VectorCache = new Map();
+  const evidenceTurns = turns.filter((t) => t.words >= MIN_EVIDENCE_WORDS);
+  const withoutVectors = evidenceTurns.map((): VectorCache => new Map());
   return TRAITS.map((name) => {
     const m = model.traits[name];
     // Without a model that has held-out skill the value says nothing: the median speaker's.
     const informative = m.skill > 0;
-    const z = informative ? traitLogit(m, total) : 0;
+    const z = informative ? traitLogit(m, total, undefined, totalVectors) : 0;
     const direction = z >= 0 ? 1 : -1;
     // Evidence: the turns whose removal would move the value furthest back toward the median
     // speaker, i.e. the turns that pushed it to where it is.
-    const pushes = turns
-      .filter((t) => informative && t.words >= MIN_EVIDENCE_WORDS)
-      .map((t) => ({ t, push: direction * (z - traitLogit(m, total, t.counts)) }))
+    const pushes = (informative ? evidenceTurns : [])
+      .map((t, i) => ({ t, push: direction * (z - traitLogit(m, total, t.counts, withoutVectors[i])) }))
       .filter((p) => p.push > 0)
       .sort((a, b) => b.push - a.push || a.t.position - b.t.position)
       .slice(0, EVIDENCE_TURNS);

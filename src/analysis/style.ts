@@ -80,6 +80,19 @@ function emptyTally(): Tally {
   };
 }
 
+/** Syllables of a word, memoised (a pure function of the word, and speech repeats its words). */
+const SYLLABLE_CACHE_LIMIT = 50_000;
+const syllableCache = new Map<string, number>();
+function syllablesOf(w: string): number {
+  let n = syllableCache.get(w);
+  if (n === undefined) {
+    n = /[a-z]/.test(w) ? Math.max(1, syllable(w)) : 1;
+    if (syllableCache.size >= SYLLABLE_CACHE_LIMIT) syllableCache.clear();
+    syllableCache.set(w, n);
+  }
+  return n;
+}
+
 function tallyTurn(t: PreparedTurn): Tally {
   const tk = t.tokens;
   const lower = t.turn.text.toLowerCase().replace(/[\u2018\u2019]/g, "'");
@@ -100,7 +113,7 @@ function tallyTurn(t: PreparedTurn): Tally {
     if (CATEGORIES.pronounWe!.has(w)) tally.pronounWe++;
     if (CATEGORIES.pronounYou!.has(w)) tally.pronounYou++;
     if (INFORMAL_WORDS.has(w)) tally.informal++;
-    tally.syllables += /[a-z]/.test(w) ? Math.max(1, syllable(w)) : 1;
+    tally.syllables += syllablesOf(w);
     const pos = tk.pos[i];
     if (pos === 'NOUN' || pos === 'PROPN' || pos === 'ADJ' || pos === 'ADP' || pos === 'DET') tally.formal++;
     else if (pos === 'PRON' || pos === 'VERB' || pos === 'AUX' || pos === 'ADV' || pos === 'INTJ') tally.deictic++;
