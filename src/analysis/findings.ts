@@ -268,8 +268,8 @@ function findingsOfSentence(sentence: string, turn: PreparedTurn): FindingResult
       if (!r) continue;
       const verb = r[1]!;
       const restRaw = r[r.length - 1]!;
-      // "I was like, …", "I'm like, …": a quotative, not a statement.
-      if (/^like\b/.test(restRaw)) break;
+      // "I was like, …", "I'm like, …": a quotative, not a statement; "I think - I had…": a false start.
+      if (/^like\b/.test(restRaw) || /^[-\u2013\u2014]/.test(restRaw)) break;
       if ((rule.kind === 'goal' || rule.kind === 'preference') && SPEECH_ACT.test(restRaw)) break;
       // The restated clause keeps the speaker's own capitalisation (same offsets as `lower`).
       const restStart = at + r.index + r[0].length - restRaw.length;

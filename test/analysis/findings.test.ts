@@ -157,3 +157,7 @@ test('hedges, polarity and near-duplicates', () => {
   const both = findingsOf('I was against the war in Iraq. And I was against the war, believe me.');
   assert.deepEqual(both.map((f) => f.statement), ['Was against the war in Iraq']);
 });
+
+test('a false start is not the claim: "I think - I had five seconds…"', () => {
+  for (const f of findingsOf('No, I think - I had five seconds before you interrupted me.')) assert.doesNotMatch(f.statement, /^Thinks that -/);
+});
