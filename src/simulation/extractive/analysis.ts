@@ -7,7 +7,7 @@
 import type { PersonaCard, SimulationAnalysis } from '../types.ts';
 import type { UsedSentence } from './compose.ts';
 import type { Phrase, QueryTerm, SocialIntent } from './query.ts';
-import { phraseForReply } from './replies.ts';
+import { list, phraseForReply } from './replies.ts';
 import { describeFeeling, feelingOf } from './sentiment.ts';
 import { contentStems, rawWords, termOf } from './text.ts';
 
@@ -28,12 +28,6 @@ const FIGURE = /(?:\$\s?)?\b\d[\d,.]*\b(?:\s?(?:percent|%|million|billion|trilli
 export function shorten(text: string, max = 30): string {
   const parts = text.trim().split(/\s+/);
   return parts.length <= max ? text.trim() : `${parts.slice(0, max).join(' ')} …`;
-}
-
-/** "a", "a and b", "a, b and c". */
-function list(items: readonly string[]): string {
-  const xs = [...new Set(items)];
-  return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)!}`;
 }
 
 /** Persona findings bearing on the question (sharing one of its words), best evidence overlap first. */

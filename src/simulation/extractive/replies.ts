@@ -13,9 +13,9 @@ export function phraseForReply(p: Pick<Phrase, 'text' | 'yours'>): string {
   return `${p.yours ? 'my ' : ''}${p.text}`;
 }
 
-/** "a", "a and b", "a, b and c" (at most three). */
-function list(items: readonly string[]): string {
-  const xs = [...new Set(items)].slice(0, 3);
+/** "a", "a and b", "a, b and c" (distinct items, at most `max`). */
+export function list(items: readonly string[], max = 3): string {
+  const xs = [...new Set(items)].slice(0, max);
   return xs.length <= 1 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)!}`;
 }
 
