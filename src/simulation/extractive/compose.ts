@@ -14,6 +14,7 @@ import type { Evidence, MemoryTurn, PersonaCard } from '../types.ts';
 import type { FollowUpKind, QueryTerm } from './query.ts';
 import type { RankedTurn } from './rank.ts';
 import { contentStems, quoteRoles, quotesBalanced, sentences, words, type SentenceSpan } from './text.ts';
+import { indexTurn } from './turn-index.ts';
 
 /** Turns scoring below this share of the best usable one are not drawn from. */
 const MIN_RELATIVE_TURN_SCORE = 0.3;
@@ -99,11 +100,15 @@ const MIN_ANSWERS_FOR_LENGTH = 5;
  */
 export function usualLength(persona: PersonaCard, memory: readonly MemoryTurn[], question: boolean): number {
   if (question) {
-    const answers = memory.filter((t) => t.context !== null && t.context.includes('?')).map((t) => roughWords(t.text));
+    const answers: number[] = [];
+    for (const t of memory) {
+      const indexed = indexTurn(t); // cached per turn: no tokenising on every request
+      if (indexed.context.asks) answers.push(indexed.text.words);
+    }
     if (answers.length >= MIN_ANSWERS_FOR_LENGTH) return mean(answers);
   }
   const styled = persona.style.wordsPerTurn;
-  return typeof styled === 'number' && styled > 0 ? styled : mean(memory.map((t) => roughWords(t.text)));
+  return typeof styled === 'number' && styled > 0 ? styled : mean(memory.map((t) => indexTurn(t).text.words));
 }
 
 /**
@@ -113,7 +118,7 @@ export function usualLength(persona: PersonaCard, memory: readonly MemoryTurn[],
  */
 export function wordBudget(persona: PersonaCard, memory: readonly MemoryTurn[], sources: readonly RankedTurn[], question = false): number {
   const usual = usualLength(persona, memory, question);
-  const similar = median(sources.slice(0, 3).map((r) => roughWords(r.turn.text)));
+  const similar = median(sources.slice(0, 3).map((r) => indexTurn(r.turn).text.words));
   const raw = usual > 0 && similar > 0 ? Math.sqrt(usual * similar) : usual || similar;
   return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, raw)));
 }

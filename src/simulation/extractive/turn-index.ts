@@ -12,6 +12,10 @@ import { rawWords, termOf } from './text.ts';
 export interface FieldIndex {
   terms: Uint32Array;
   length: number;
+  /** Word tokens in all (content or not): the field's length as spoken. */
+  words: number;
+  /** Whether the field asks something (contains "?"). */
+  asks: boolean;
 }
 
 interface Entry {
@@ -56,14 +60,15 @@ export function knownTermId(stem: string): number {
 }
 
 function indexField(text: string | null): FieldIndex {
-  if (!text) return { terms: new Uint32Array(0), length: 0 };
+  if (!text) return { terms: new Uint32Array(0), length: 0, words: 0, asks: false };
   const ids: number[] = [];
-  for (const raw of rawWords(text)) {
+  const raws = rawWords(text);
+  for (const raw of raws) {
     const s = termOf(raw);
     if (s) ids.push(termId(s));
   }
   const terms = Uint32Array.from(ids).sort();
-  return { terms, length: terms.length };
+  return { terms, length: terms.length, words: raws.length, asks: text.includes('?') };
 }
 
 /** The indexed text and context of `turn`, from the cache when the text is unchanged. */
