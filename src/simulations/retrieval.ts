@@ -187,7 +187,9 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
     extras.push(sql`select * from (select ${columns}, 0::real as rank from ${turnsOf} and t.text ~* ${SELF_DESCRIPTION}
       order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) d`);
   }
-  const more = extras.length ? sql` union ${sql.join(extras, sql` union `)}` : sql``;
+  // Turns fetched for more than one reason come once (the best rank); without extras there is nothing to merge.
+  const merged = (found: SQL) =>
+    extras.length ? sql`select distinct on (u.id) * from (${found} union ${sql.join(extras, sql` union `)}) u order by u.id, u.rank desc` : found;
   const statement = query
     ? sql`
       with q as (select to_tsquery('english', ${query}) as q),
@@ -202,9 +204,8 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
         union all
         select * from (${fallback}) f where not exists (select 1 from hits)
       )
-      select distinct on (u.id) * from (select * from found${more}) u
-      order by u.id, u.rank desc`
-    : sql`select distinct on (u.id) * from (select * from (${fallback}) f${more}) u order by u.id, u.rank desc`;
+      ${merged(sql`select * from found`)}`
+    : merged(sql`select * from (${fallback}) f`);
   const rows = rowsOf<TurnRow>(await db.execute(statement));
   // Best match first, newest mindset breaking ties (the engine's ranking does not depend on it; an LLM's excerpts do).
   rows.sort((a, b) => Number(b.rank) - Number(a.rank) || toDate(b.mindset_date).getTime() - toDate(a.mindset_date).getTime() || Number(a.seq) - Number(b.seq) || (a.id < b.id ? -1 : 1));
