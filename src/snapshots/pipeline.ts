@@ -40,6 +40,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
     .set({ status: 'processing', startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
     .where(eq(snapshots.id, data.snapshotId));
 
+  const started = performance.now();
   let digest: Digest;
   try {
     digest = await ctx.store.withLocalFile(row.storageKey, (file) =>
@@ -49,6 +50,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
     return onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript');
   }
 
+  const digested = performance.now();
   try {
     await store(ctx, row.snapshot, digest);
     ctx.mindCache?.invalidate(row.snapshot.organizationId);
@@ -56,7 +58,8 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
   } catch (err) {
     return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
   }
-  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length }, 'snapshot processed');
+  const ms = (x: number) => Math.round(x);
+  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested) }, 'snapshot processed');
 }
 
 /** What to do about an error of one attempt. */
