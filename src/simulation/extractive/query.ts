@@ -342,16 +342,23 @@ export function splitsOf(word: string): string[] {
 
 /**
  * The content words (lower-case, stopwords removed, at most 16) that the service's SQL
- * retrieval should OR together in a full-text query: the message's own words first, then
- * the words of the recent conversation by decreasing weight. Then, for the message's long
+ * retrieval should OR together in a full-text query: the words of the message's main ask; for a
+ * follow-up, or a message whose main ask names nothing, all its words and then those of the
+ * recent conversation by decreasing weight. Then, for the message's long
  * words, their two-word splits as phrases ("health care" for "healthcare"), so a compound
  * written apart in the transcripts is still found. Words are plain [a-z0-9]; a phrase is two
  * such words separated by one space.
  */
 export function extractSearchTerms(message: string, history: readonly ConversationMessage[]): string[] {
   const clean = (w: string) => w.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
-  const ranked = understand(message, history)
-    .query.map((t, i) => ({ t, i }))
+  const u = understand(message, history);
+  // A new question with a main ask of its own is answered from turns on that ask: the preamble's
+  // and the previous question's words only break ties among those, so they are not searched
+  // (each would bring in turns that are never used, and make the query slower).
+  const own = u.query.filter((t) => t.fromMessage && !t.preamble);
+  const searched = !u.leansOnHistory && own.length > 0 ? own : u.query;
+  const ranked = searched
+    .map((t, i) => ({ t, i }))
     .sort((a, b) => b.t.weight - a.t.weight || a.i - b.i)
     .map(({ t }) => ({ word: clean(t.word), splittable: t.fromMessage && !t.joined }))
     .filter((w) => w.word.length >= 2);
