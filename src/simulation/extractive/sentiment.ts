@@ -37,13 +37,14 @@ export interface Feeling {
  * AFINN words that in spoken conversation mostly carry no feeling: discourse markers and
  * courtesies ("yeah", "please", "thank you"), hedges and intensifiers ("kind of", "pretty
  * good"), and the vocabulary of policy and business, where "deficit", "debt", "competitive",
- * "health care", "interest rates", "growth", "pay" or "tax cuts" name topics, not attitudes.
+ * "health care", "interest rates", "growth", "pay", "tax cuts", "the wealthy" or "folks at the top"
+ * name topics, not attitudes.
  * AFINN was rated on microblog posts, where these words lean one way; in a debate they do not.
  */
 const NOT_FEELING = new Set(
   `yeah yes no ok okay please thank thanks sure well right pretty kind matter want wants wanted
   deficit deficits debt debts competitive competition care interest growth credit pay paid paying cut cuts cutting
-  share shares free`.split(/\s+/).filter(Boolean),
+  share shares free top wealthy`.split(/\s+/).filter(Boolean),
 );
 /** "like" expresses a liking only after a subject or auxiliary ("I like", "would like"); elsewhere it is filler or "similar to". */
 const LIKING_BEFORE = new Set(['i', 'you', 'we', 'they', 'he', 'she', "i'd", "we'd", "you'd", 'would', 'really', 'do', "don't", "didn't", 'to', 'people', 'folks']);
