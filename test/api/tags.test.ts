@@ -56,6 +56,7 @@ describe('tags', () => {
       ['PUT', `/minds/${mind.id}`, { tags: ['x,y'] }, /^body\.tags\.0 /],
       ['PUT', `/minds/${mind.id}/tags`, { tagNames: ['fine', 'not,fine'] }, /^body\.tagNames\.1 /],
       ['PUT', `/tags/${plain.id}`, { name: 'sales, emea' }, /^body\.name must not contain a comma/],
+      ['PUT', `/minds/${mind.id}/tags`, { tagNames: [1] }, /^body\.tagNames\.0 must be string/],
     ] as const) {
       await assertInvalid(s, method, path, body, field);
     }
