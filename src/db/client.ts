@@ -204,7 +204,12 @@ const MIGRATION_LOCK = 7_246_118_303;
 export async function migrate(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
     const { migrate: run } = await import('drizzle-orm/pglite/migrator');
+    const before = await appliedMigrations(database);
     await run(database.db as any, { migrationsFolder: MIGRATIONS_DIR });
+    // PGlite has no autovacuum: a migration that rewrote rows (0003 rewrites long turns) would
+    // leave the old versions for every scan to step over, for ever. Clean up once, as
+    // autovacuum does on PostgreSQL (VACUUM cannot run inside the migrations' transaction).
+    if (before > 0 && (await appliedMigrations(database)) > before) await database.execute('vacuum analyze');
     return;
   }
   const { migrate: run } = await import('drizzle-orm/node-postgres/migrator');
@@ -218,6 +223,14 @@ export async function migrate(database: Database): Promise<void> {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end().catch(() => {});
   }
+}
+
+/** How many migrations the database has applied (0 for a new one). */
+async function appliedMigrations(database: Database): Promise<number> {
+  const { rows } = await database.execute("select to_regclass('drizzle.__drizzle_migrations') is not null as present");
+  if (!rows[0]?.present) return 0;
+  const counted = await database.execute('select count(*)::int as n from drizzle.__drizzle_migrations');
+  return Number(counted.rows[0]?.n ?? 0);
 }
 
 /**

@@ -177,6 +177,12 @@ export const turns = pgTable('turns', {
   isMind: boolean('is_mind').notNull(),
   /** The other speaker's turn just before this one: the question the mind was answering. */
   context: text('context'),
+  /**
+   * What a search matches: the turn's words (weight A) and its question's (B). Stored in the row
+   * (STORAGE MAIN, set by migration 0003, which drizzle-kit does not model): every search reads
+   * this column for each of the mind's turns, while text and context are read only for the few
+   * hundred turns a search returns, so those are the values compressed or moved out of line.
+   */
   tsv: tsvector('tsv').generatedAlwaysAs(
     (): SQL => sql`setweight(to_tsvector('english', ${turns.text}), 'A') || setweight(to_tsvector('english', coalesce(${turns.context}, '')), 'B')`,
   ),

@@ -163,6 +163,13 @@ export const OPENING_TURNS = 60;
  * mindset breaking ties; at most MAX_CANDIDATES. When nothing matches — or there are no terms —
  * the latest FALLBACK_TURNS turns instead, in the same statement. With `options`, also the
  * turns the conversation quoted and the opening turns of each transcript.
+ *
+ * Cost (bench/simulate.ts): the mind's turns are read through turns_mind_idx and each one's
+ * stored tsv is tested (`@@`), the matches are ts_ranked and the best MAX_CANDIDATES returned with
+ * their text and context. tsv is kept in the row (migration 0003), so none of this touches the
+ * TOAST table but the returned texts. The planner takes the GIN index (ANDed with the mind's)
+ * only for rare terms: a typical question's words match a large share of the mind's turns, and
+ * the index's posting lists span every mind's and every speaker's turns.
  */
 export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly string[], options: RetrieveOptions = {}): Promise<MemoryTurn[]> {
   const query = tsQueryText(terms);

@@ -24,11 +24,7 @@ describe('database', () => {
   });
 
   test('upgrading a database with minds from the first migration recomputes their search text', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-upgrade-'));
-    const pgDb = onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
-    const database = await openDatabase({ databaseUrl: pgDb?.url ?? null, dataDir: dir });
-    try {
-      await migrateOnlyFirst(database, dir);
+    await onOldDatabase(1, async (database) => {
       await database.execute(`insert into organizations (id, name) values ('00000000-0000-4000-8000-000000000001', 'old')`);
       await database.execute(`insert into minds (id, organization_id, name, slug, social_media, search_text) values
         ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'Ada Lovelace', 'ada-lovelace', '{"x":"@ada"}', 'ada lovelace ada-lovelace @ada')`);
@@ -37,22 +33,64 @@ describe('database', () => {
       await migrate(database);
       const { rows } = await database.execute('select search_text from minds');
       assert.equal(rows[0].search_text, '\x1fada lovelace\x1fada-lovelace\x1fmath\x1f@ada\x1f');
-    } finally {
-      await database.close();
-      await pgDb?.drop();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
+  });
+
+  test('upgrading a database with long turns keeps their full-text vectors in the row, unchanged', async () => {
+    await onOldDatabase(3, async (database) => {
+      const org = '00000000-0000-4000-8000-000000000001';
+      const mind = '00000000-0000-4000-8000-000000000002';
+      await database.execute(`insert into organizations (id, name) values ('${org}', 'old')`);
+      await database.execute(`insert into minds (id, organization_id, name, slug) values ('${mind}', '${org}', 'Ada Lovelace', 'ada-lovelace')`);
+      await database.execute(`insert into artifacts (id, organization_id, mind_id, storage_key, file_name, content_type, status)
+        values ('00000000-0000-4000-8000-000000000003', '${org}', '${mind}', 'k', 'a.txt', 'text/plain', 'uploaded')`);
+      await database.execute(`insert into snapshots (id, organization_id, mind_id, artifact_id, mindset_date, status)
+        values ('00000000-0000-4000-8000-000000000004', '${org}', '${mind}', '00000000-0000-4000-8000-000000000003', now(), 'completed')`);
+      // A long turn (its vector went out of line) and a short one (it never did).
+      const long = Array.from({ length: 400 }, (_, i) => `analytical engine number ${i} weaves algebraic patterns`).join(' ');
+      await database.execute(`insert into turns (organization_id, mind_id, snapshot_id, seq, speaker, text, is_mind, context) values
+        ('${org}', '${mind}', '00000000-0000-4000-8000-000000000004', 0, 'Ada', $1, true, 'What does the engine do?'),
+        ('${org}', '${mind}', '00000000-0000-4000-8000-000000000004', 1, 'Ada', 'Short answer.', true, null)`, [long]);
+      const vectors = async () => (await database.execute('select seq, tsv::text as tsv from turns order by seq')).rows;
+      const versions = async () => (await database.execute('select xmin::text as v from turns order by seq')).rows.map((r) => r.v);
+      const before = await vectors();
+      const [longWas, shortWas] = await versions();
+      await migrate(database);
+      const [longIs, shortIs] = await versions();
+      assert.notEqual(longIs, longWas, 'the long turn is rewritten');
+      assert.equal(shortIs, shortWas, 'the short one is left alone');
+      const { rows: storage } = await database.execute(`select attstorage from pg_attribute where attrelid = 'turns'::regclass and attname = 'tsv'`);
+      assert.equal(storage[0].attstorage, 'm', 'tsv is STORAGE MAIN');
+      assert.deepEqual(await vectors(), before, 'the same vectors');
+      const { rows: found } = await database.execute(`select seq from turns where tsv @@ to_tsquery('english', 'algebraic & engine') order by seq`);
+      assert.deepEqual(found.map((r) => r.seq), [0]);
+    });
   });
 });
 
-/** Applies only drizzle/0000_init.sql, as a database created before the later migrations would have. */
-async function migrateOnlyFirst(database: Database, dir: string): Promise<void> {
-  const folder = path.join(dir, 'migrations-0000');
+/** Runs `fn` on a new database (PGlite, or PostgreSQL with TEST_DATABASE_URL) that has only the first `count` migrations. */
+async function onOldDatabase(count: number, fn: (database: Database) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-upgrade-'));
+  const pgDb = onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
+  const database = await openDatabase({ databaseUrl: pgDb?.url ?? null, dataDir: dir });
+  try {
+    await migrateOnlyFirst(database, dir, count);
+    await fn(database);
+  } finally {
+    await database.close();
+    await pgDb?.drop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Applies only the first `count` migrations, as a database created before the later ones would have. */
+async function migrateOnlyFirst(database: Database, dir: string, count: number): Promise<void> {
+  const folder = path.join(dir, `migrations-${count}`);
   await mkdir(path.join(folder, 'meta'), { recursive: true });
   const journal = JSON.parse(await readFile(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'));
-  journal.entries = journal.entries.slice(0, 1);
+  journal.entries = journal.entries.slice(0, count);
   await writeFile(path.join(folder, 'meta/_journal.json'), JSON.stringify(journal));
-  await cp(path.join(MIGRATIONS_DIR, `${journal.entries[0].tag}.sql`), path.join(folder, `${journal.entries[0].tag}.sql`));
+  for (const entry of journal.entries) await cp(path.join(MIGRATIONS_DIR, `${entry.tag}.sql`), path.join(folder, `${entry.tag}.sql`));
   const { migrate: run } = database.kind === 'pglite' ? await import('drizzle-orm/pglite/migrator') : await import('drizzle-orm/node-postgres/migrator');
   await run(database.db as any, { migrationsFolder: folder });
 }
