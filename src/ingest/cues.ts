@@ -5,19 +5,32 @@
  * spec (missing blank lines, comma decimals, NULs), and we need only times, voices and plain
  * text. Speakers come from `<v Name>` voice spans or `Name:` prefixes in the cue text; a cue
  * without either continues the previous speaker. Consecutive cues of one speaker become one
- * turn. Rolling auto-captions, where each cue repeats the previous cue's last line, are detected
- * per file and the repeated lines dropped.
+ * turn, bounded in length (split.ts): a labelled turn over 400 words is cut into near-equal parts
+ * at sentence ends; captions that name no speaker at all (auto-captions) are cut into turns of
+ * ~120 words at sentence ends, and at pauses of ≥ 2 s. Rolling auto-captions, where each cue
+ * repeats the previous cue's last line, are detected per file and the repeated lines dropped.
+ *
+ * Captions without sentence punctuation (YouTube auto-captions are lower-case word streams) are
+ * cut into pseudo-sentences (pseudo-sentences.ts), written one per line in the turn text, so
+ * everything downstream can quote and measure them as sentences. Inline word timestamps
+ * (`<00:01:02.500>`) give each word its start, hence the pauses; without them, the silence
+ * between cues is the pause.
  */
 import type { Transcript, TranscriptTurn } from './types.ts';
 import { UnreadableTranscriptError } from './errors.ts';
 import { decodeEntities } from './text.ts';
 import { cleanLabel, looksLikeLabel } from './labels.ts';
-import { acceptLabels, finish, SINGLE_SPEAKER_LABEL } from './layout.ts';
-import { parseTiming } from './timing.ts';
+import { acceptLabels, SINGLE_SPEAKER_LABEL, transcriptOf } from './layout.ts';
+import { parseTimestamp, parseTiming } from './timing.ts';
+import { countTerminators, isUnpunctuated, pseudoSentenceStarts, type SegmentWord } from './pseudo-sentences.ts';
+import { LABELLED_MAX_TURN_WORDS, punctuatedSpans, splitRun, type Unit } from './split.ts';
+import { countWords } from './words.ts';
 
 interface Segment {
   voice?: string;
   text: string;
+  /** Start of each whitespace-separated piece of `text`, when the cue times its words inline. */
+  times?: number[];
 }
 
 interface Cue {
@@ -26,33 +39,54 @@ interface Cue {
   segments: Segment[];
 }
 
+const pieceCount = (text: string): number => text.split(/\s+/).filter((p) => p.length > 0).length;
+
 /**
  * Cue text markup → segments by voice. Voice spans set the speaker; class, italic, bold,
  * underline, language and ruby tags are dropped with their text kept, ruby annotations (`<rt>`)
- * and inline timestamps (`<00:01:02.000>`) are dropped entirely.
+ * are dropped entirely. Inline timestamps (`<00:01:02.000>`) are dropped from the text; given the
+ * cue's start, they time the words that follow them (`times`; a cue's first words start with it).
  */
-export function cueTextSegments(raw: string): Segment[] {
+export function cueTextSegments(raw: string, startMs?: number): Segment[] {
   const segments: Segment[] = [];
-  let current: Segment = { text: '' };
+  const fresh = (voice?: string): Segment => ({ ...(voice ? { voice } : {}), text: '', ...(timed ? { times: [] } : {}) });
+  // Words are timed from the first inline timestamp on; the words before it start with the cue.
+  let timed = false;
+  let current = fresh();
   let inRubyText = 0;
+  let time = startMs ?? 0;
   const tag = /<([^>]*)>?/g;
   let last = 0;
   let m: RegExpExecArray | null;
-  const pushText = (s: string) => {
-    if (inRubyText === 0) current.text += s;
+  const pushText = (raw: string) => {
+    if (inRubyText !== 0 || raw.length === 0) return;
+    const s = raw.includes('&') ? decodeEntities(raw) : raw;
+    if (current.times) {
+      // A piece that continues a word cut by a tag ("gentle<c>men</c>") keeps the word's start.
+      const continues = /\S$/.test(current.text) && /^\S/.test(s);
+      for (let k = pieceCount(s) - (continues ? 1 : 0); k > 0; k--) current.times.push(time);
+    }
+    current.text += s;
   };
   while ((m = tag.exec(raw)) !== null) {
     pushText(raw.slice(last, m.index));
     last = tag.lastIndex;
     const body = m[1]!.trim();
     const voice = /^v(?:\.[^\s>]*)?(?:\s+([^>]*))?$/i.exec(body);
-    if (voice) {
+    const stamp = startMs !== undefined && /^[\d:.,]+$/.test(body) ? parseTimestamp(body) : null;
+    if (stamp !== null) {
+      if (!timed) {
+        timed = true;
+        for (const seg of [...segments, current]) seg.times = new Array<number>(pieceCount(seg.text)).fill(startMs!);
+      }
+      time = stamp;
+    } else if (voice) {
       const name = (voice[1] ?? '').trim();
       if (current.text.trim().length > 0 || current.voice !== undefined) segments.push(current);
-      current = name ? { voice: name, text: '' } : { text: '' };
+      current = fresh(name || undefined);
     } else if (/^\/v$/i.test(body)) {
       segments.push(current);
-      current = { text: '' };
+      current = fresh();
     } else if (/^rt\b/i.test(body)) {
       inRubyText++;
     } else if (/^\/rt$/i.test(body)) {
@@ -62,7 +96,11 @@ export function cueTextSegments(raw: string): Segment[] {
   pushText(raw.slice(last));
   segments.push(current);
   return segments
-    .map((s) => ({ ...s, text: decodeEntities(s.text).replace(/[ \t]+/g, ' ').trim() }))
+    .map(({ times, ...s }) => {
+      const text = s.text.replace(/[ \t]+/g, ' ').trim();
+      // Word times only where the cue has inline timestamps and every piece got one.
+      return times && times.length === pieceCount(text) ? { ...s, text, times } : { ...s, text };
+    })
     .filter((s) => s.text.length > 0 || s.voice !== undefined);
 }
 
@@ -119,7 +157,7 @@ function parseBlocks(lines: string[], vtt: boolean): Cue[] {
       text.pop(); // the SRT counter of the next cue
     }
     const raw = text.join('\n');
-    cues.push({ ...timing, segments: cueTextSegments(vtt ? raw : stripSrtMarkup(raw)) });
+    cues.push({ ...timing, segments: cueTextSegments(vtt ? raw : stripSrtMarkup(raw), timing.startMs) });
   }
   return cues;
 }
@@ -130,6 +168,16 @@ function stripSrtMarkup(raw: string): string {
 }
 
 const PREFIX = /^\s*(?:>>\s*)?-?\s*([^:]{1,60}?)\s*:\s+(.*)$/;
+
+/** A line of caption text with its speaker and times (`times`: the start of each piece, when known). */
+interface TimedLine {
+  speaker: string;
+  text: string;
+  words: number;
+  startMs: number;
+  endMs: number;
+  times?: number[];
+}
 
 /** Cues → turns, attributing speakers from voices or validated `Name:` prefixes. */
 export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
@@ -153,7 +201,9 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
   }
   const accepted = acceptCueLabels(counts);
 
-  const turns: TranscriptTurn[] = [];
+  const lines: TimedLine[] = [];
+  let terminators = 0;
+  let totalWords = 0;
   let speaker: string | undefined;
   const spelling = new Map<string, string>();
   const canonical = (label: string): string => {
@@ -162,7 +212,7 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
     return spelling.get(key)!;
   };
   for (const cue of deduped) {
-    for (const { line, voice, canStartSpeaker } of cueLines(cue)) {
+    for (const { line, voice, canStartSpeaker, times } of cueLines(cue)) {
       if (voice) speaker = canonical(cleanLabel(voice));
       let text = line;
       const m = canStartSpeaker ? PREFIX.exec(line) : null;
@@ -173,11 +223,109 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
         // ">>" (speaker change in broadcast captions) and "- " (dialogue dash) are markers, not speech.
         text = line.replace(/^\s*>>\s*/, '').replace(/^\s*-\s+/, '');
       }
-      if (text.trim().length === 0) continue;
-      turns.push({ speaker: speaker ?? SINGLE_SPEAKER_LABEL, text, startMs: cue.startMs, endMs: cue.endMs });
+      text = text.replace(/\s+/g, ' ').trim();
+      const words = countWords(text);
+      if (words === 0) continue;
+      const timedLine: TimedLine = { speaker: speaker ?? SINGLE_SPEAKER_LABEL, text, words, startMs: cue.startMs, endMs: cue.endMs };
+      if (times) {
+        // Markers and labels are cut from the front of the line, so its last pieces keep their times.
+        const pieces = pieceCount(text);
+        if (times.length >= pieces) timedLine.times = times.slice(times.length - pieces);
+      }
+      lines.push(timedLine);
+      terminators += countTerminators(text);
+      totalWords += words;
     }
   }
-  return finish(turns, { wrapped: true }, `The ${kindName} file has no text in its cues`);
+  if (lines.length === 0) throw new UnreadableTranscriptError(`The ${kindName} file has no text in its cues`);
+
+  const labelled = speaker !== undefined;
+  const unpunctuated = isUnpunctuated({ words: totalWords, terminators });
+  const turns: TranscriptTurn[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.speaker === lines[i]!.speaker) j++;
+    const run = lines.slice(i, j);
+    i = j;
+    // A labelled punctuated turn within the limit is its cues' text: no sentences to find.
+    if (labelled && !unpunctuated && run.reduce((n, l) => n + l.words, 0) <= LABELLED_MAX_TURN_WORDS) {
+      turns.push({ speaker: run[0]!.speaker, text: run.map((l) => l.text).join(' '), startMs: run[0]!.startMs, endMs: run[run.length - 1]!.endMs });
+    } else {
+      turns.push(...splitRun(captionRun(run, unpunctuated), labelled));
+    }
+  }
+  return transcriptOf(turns, `The ${kindName} file has no text in its cues`, !labelled);
+}
+
+/**
+ * Consecutive caption lines of one speaker → a run of sentences with their times. Unpunctuated
+ * captions are cut into pseudo-sentences, written one per line; punctuated ones into sentences.
+ */
+function captionRun(lines: TimedLine[], unpunctuated: boolean): Parameters<typeof splitRun>[0] {
+  interface Piece extends SegmentWord {
+    onsetMs?: number;
+    line: TimedLine;
+    lastOfLine: boolean;
+  }
+  const pieces: Piece[] = [];
+  lines.forEach((line, l) => {
+    const words = line.text.split(' ');
+    words.forEach((text, k) => {
+      let pauseBeforeMs: number | undefined;
+      if (k > 0) {
+        if (line.times) pauseBeforeMs = line.times[k]! - line.times[k - 1]!;
+      } else if (l > 0) {
+        const prev = lines[l - 1]!;
+        // Onset to onset where both lines time their words, else the silence between the cues.
+        pauseBeforeMs = prev.times && line.times ? line.times[0]! - prev.times[prev.times.length - 1]! : line.startMs - prev.endMs;
+      }
+      pieces.push({ text, pauseBeforeMs, onsetMs: line.times?.[k] ?? (k === 0 ? line.startMs : undefined), line, lastOfLine: k === words.length - 1 });
+    });
+  });
+
+  let starts: number[];
+  if (unpunctuated) {
+    starts = pseudoSentenceStarts(pieces);
+  } else {
+    // Sentences end inside lines too; each starts at a piece (a terminator is followed by a space).
+    const pieceAt = new Map<number, number>();
+    let at = 0;
+    pieces.forEach((p, i) => {
+      pieceAt.set(at, i);
+      at += p.text.length + 1;
+    });
+    starts = punctuatedSpans(pieces.map((p) => p.text).join(' '))
+      .map((span) => pieceAt.get(span.start) ?? 0)
+      .filter((i) => i > 0);
+  }
+
+  const bounds = [0, ...starts, pieces.length];
+  const units: Unit[] = [];
+  const texts: string[] = [];
+  let length = 0;
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const from = bounds[k]!;
+    const to = bounds[k + 1]!;
+    const slice = pieces.slice(from, to);
+    const sentence = slice.map((p) => p.text).join(' ');
+    const start = k > 0 ? length + 1 : 0;
+    texts.push(sentence);
+    length = start + sentence.length;
+    const first = slice[0]!;
+    const last = slice[slice.length - 1]!;
+    const next = pieces[to];
+    const unit: Unit = {
+      start,
+      end: length,
+      words: countWords(sentence),
+      startMs: first.onsetMs ?? first.line.startMs,
+      endMs: last.lastOfLine || next?.onsetMs === undefined ? last.line.endMs : next.onsetMs,
+    };
+    if (first.pauseBeforeMs !== undefined) unit.pauseBeforeMs = first.pauseBeforeMs;
+    units.push(unit);
+  }
+  const text = texts.join(unpunctuated ? '\n' : ' ');
+  return { speaker: lines[0]!.speaker, text, units, startMs: lines[0]!.startMs, endMs: lines[lines.length - 1]!.endMs };
 }
 
 /**
@@ -192,13 +340,25 @@ function acceptCueLabels(counts: Map<string, { label: string; n: number }>): Set
   return accepted;
 }
 
+/** The lines of a segment, each with the times of its pieces when the segment has them. */
+function segmentLines(seg: Segment): { line: string; times?: number[] }[] {
+  if (!seg.times) return seg.text.split('\n').map((line) => ({ line }));
+  let used = 0;
+  return seg.text.split('\n').map((line) => {
+    const n = pieceCount(line);
+    const times = seg.times!.slice(used, used + n);
+    used += n;
+    return { line, times };
+  });
+}
+
 /** The text lines of a cue, with the voice of their segment and whether a speaker may start there. */
-function cueLines(cue: Cue): { line: string; voice?: string; canStartSpeaker: boolean }[] {
-  const out: { line: string; voice?: string; canStartSpeaker: boolean }[] = [];
+function cueLines(cue: Cue): { line: string; voice?: string; canStartSpeaker: boolean; times?: number[] }[] {
+  const out: { line: string; voice?: string; canStartSpeaker: boolean; times?: number[] }[] = [];
   for (const seg of cue.segments) {
-    seg.text.split('\n').forEach((line, i) => {
+    segmentLines(seg).forEach(({ line, times }, i) => {
       const first = out.length === 0 || (i === 0 && seg.voice !== undefined);
-      out.push({ line, voice: i === 0 ? seg.voice : undefined, canStartSpeaker: first || /^\s*(?:-|>>)/.test(line) });
+      out.push({ line, voice: i === 0 ? seg.voice : undefined, canStartSpeaker: first || /^\s*(?:-|>>)/.test(line), ...(times ? { times } : {}) });
     });
   }
   return out;
@@ -228,7 +388,11 @@ export function dropRollingRepeats(cues: Cue[]): Cue[] {
   let shown = new Set<string>();
   for (const cue of cues) {
     const segments = cue.segments
-      .map((s) => ({ ...s, text: s.text.split('\n').filter((l) => !shown.has(normalise(l))).join('\n') }))
+      .map((s) => {
+        const kept = segmentLines(s).filter(({ line }) => !shown.has(normalise(line)));
+        const text = kept.map(({ line }) => line).join('\n');
+        return s.times ? { ...s, text, times: kept.flatMap(({ times }) => times!) } : { ...s, text };
+      })
       .filter((s) => s.text.trim().length > 0);
     shown = new Set(linesOf(cue));
     if (segments.length > 0) out.push({ ...cue, segments });

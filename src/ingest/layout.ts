@@ -11,11 +11,14 @@
  *   them too), so a label must look like one and either recur or look like a person or a role.
  * - none: the whole document is one speaker, "Speaker".
  * Lines without a label continue the current turn; text before the first label is a preamble
- * (titles, tables of contents, cover pages) and is dropped.
+ * (titles, tables of contents, cover pages) and is dropped. Turns are then bounded (split.ts): a
+ * labelled turn over 400 words is cut into near-equal parts at sentence ends, and a document
+ * without labels into turns of ~120 words.
  */
 import type { Transcript, TranscriptTurn } from './types.ts';
 import { UnreadableTranscriptError } from './errors.ts';
 import { countWords } from './words.ts';
+import { LABELLED_MAX_TURN_WORDS, sentenceUnits, splitRun, type Anchor } from './split.ts';
 import { cleanLabel, looksLikeLabel, looksLikePersonOrRole } from './labels.ts';
 import { isTimingLine } from './timing.ts';
 
@@ -186,6 +189,7 @@ export function linesToTranscript(rawLines: string[], options: LayoutOptions = {
   }
 
   const turns: TranscriptTurn[] = [];
+  const anchors: Anchors = new Map();
   const spelling = new Map<string, string>();
   let current: TranscriptTurn | null = null;
   for (const c of classified) {
@@ -196,14 +200,44 @@ export function linesToTranscript(rawLines: string[], options: LayoutOptions = {
       if (c.startMs !== undefined) current.startMs = c.startMs;
       turns.push(current);
     } else if (c.kind === 'continue') {
-      if (current) current.text = join(current.text, c.text, options);
+      if (current) {
+        current.text = join(current.text, c.text, options);
+        if (c.startMs !== undefined) addAnchor(anchors, current, c.text, c.startMs);
+      }
     } else if (c.kind === 'text') {
       // In the Lex layout every paragraph of speech carries its own stamp: an unstamped line is a
       // heading or page furniture (e.g. the blog footer), not speech.
       if (current && !lexMode) current.text = join(current.text, c.text, options);
     }
   }
-  return finish(turns, options);
+  return finish(turns, options, undefined, { anchors });
+}
+
+/**
+ * Times of stamped paragraphs inside a turn (a bare stamp continuing the speaker), for the parts of
+ * a long turn: where the paragraph starts in the turn's text as built, and its time.
+ */
+type Anchors = Map<TranscriptTurn, { at: number; ms: number }[]>;
+
+/** Notes that the text just joined to `turn` (its last `joined.length` characters) starts at `ms`. */
+function addAnchor(anchors: Anchors, turn: TranscriptTurn, joined: string, ms: number): void {
+  const list = anchors.get(turn) ?? [];
+  list.push({ at: turn.text.length - joined.length, ms });
+  anchors.set(turn, list);
+}
+
+/** Anchors by the number of words before them (whitespace tidying keeps word counts, not offsets). */
+function wordAnchors(text: string, anchors: readonly { at: number; ms: number }[] | undefined): Anchor[] {
+  if (!anchors) return [];
+  const out: Anchor[] = [];
+  let words = 0;
+  let from = 0;
+  for (const a of [...anchors].sort((x, y) => x.at - y.at)) {
+    words += countWords(text.slice(from, a.at));
+    from = a.at;
+    out.push({ word: words, ms: a.ms });
+  }
+  return out;
 }
 
 /**
@@ -230,12 +264,17 @@ function sumWords(cs: Classified[]): number {
 
 function singleSpeaker(classified: Classified[], options: LayoutOptions): Transcript {
   const turn: TranscriptTurn = { speaker: SINGLE_SPEAKER_LABEL, text: '' };
+  const anchors: Anchors = new Map();
   for (const c of classified) {
     if (c.kind === 'skip') continue;
-    turn.text = join(turn.text, c.kind === 'label' ? `${c.label}: ${c.text}` : c.text, options);
-    if (c.kind !== 'text' && c.startMs !== undefined && turn.startMs === undefined) turn.startMs = c.startMs;
+    const text = c.kind === 'label' ? `${c.label}: ${c.text}` : c.text;
+    turn.text = join(turn.text, text, options);
+    if (c.kind !== 'text' && c.startMs !== undefined) {
+      if (turn.startMs === undefined) turn.startMs = c.startMs;
+      else addAnchor(anchors, turn, text, c.startMs);
+    }
   }
-  return finish([turn], options);
+  return finish([turn], options, undefined, { anchors, unlabelled: true });
 }
 
 function join(a: string, b: string, options: LayoutOptions): string {
@@ -247,25 +286,52 @@ function join(a: string, b: string, options: LayoutOptions): string {
   return `${a} ${b}`;
 }
 
-/** Tidies text, drops empty turns and merges consecutive turns of one speaker. */
-export function finish(turns: TranscriptTurn[], options: LayoutOptions = {}, emptyMessage = 'The document contains no text'): Transcript {
-  const out: TranscriptTurn[] = [];
+export interface FinishOptions {
+  /** No speaker labels were found: the turns are one voice, cut into ~120-word turns (split.ts). */
+  unlabelled?: boolean;
+  /** Times of stamped paragraphs inside turns. */
+  anchors?: Anchors;
+}
+
+/**
+ * Tidies text, drops empty turns, merges consecutive turns of one speaker and bounds their length
+ * (split.ts: labelled turns over 400 words in near-equal parts, unlabelled text in ~120-word turns).
+ */
+export function finish(turns: TranscriptTurn[], options: LayoutOptions = {}, emptyMessage = 'The document contains no text', extra: FinishOptions = {}): Transcript {
+  const merged: { turn: TranscriptTurn; words: number; anchors: Anchor[] }[] = [];
   for (const turn of turns) {
     const text = turn.text
       .split('\n')
       .map((l) => l.replace(/\s+/g, ' ').trim())
       .filter((l) => l.length > 0)
       .join('\n');
-    if (countWords(text) === 0) continue;
-    const prev = out[out.length - 1];
-    if (prev && prev.speaker === turn.speaker) {
-      prev.text = options.wrapped ? `${prev.text} ${text}` : `${prev.text}\n${text}`;
-      if (turn.endMs !== undefined) prev.endMs = turn.endMs;
-      if (prev.startMs === undefined && turn.startMs !== undefined) prev.startMs = turn.startMs;
+    const words = countWords(text);
+    if (words === 0) continue;
+    const own = wordAnchors(turn.text, extra.anchors?.get(turn));
+    const prev = merged[merged.length - 1];
+    if (prev && prev.turn.speaker === turn.speaker) {
+      const before = prev.words;
+      prev.words += words;
+      if (turn.startMs !== undefined) prev.anchors.push({ word: before, ms: turn.startMs });
+      for (const a of own) prev.anchors.push({ word: before + a.word, ms: a.ms });
+      prev.turn.text = options.wrapped ? `${prev.turn.text} ${text}` : `${prev.turn.text}\n${text}`;
+      if (turn.endMs !== undefined) prev.turn.endMs = turn.endMs;
+      if (prev.turn.startMs === undefined && turn.startMs !== undefined) prev.turn.startMs = turn.startMs;
       continue;
     }
-    out.push({ ...turn, text });
+    merged.push({ turn: { ...turn, text }, words, anchors: [...own] });
   }
-  if (out.length === 0) throw new UnreadableTranscriptError(emptyMessage);
-  return { turns: out };
+  const out = merged.flatMap(({ turn, words, anchors }) => {
+    if (!extra.unlabelled && words <= LABELLED_MAX_TURN_WORDS) return [turn];
+    // A part that starts before any stamped paragraph has the turn's own time.
+    const known = turn.startMs === undefined ? anchors : [{ word: 0, ms: turn.startMs }, ...anchors];
+    return splitRun({ speaker: turn.speaker, text: turn.text, units: sentenceUnits(turn.text, known), startMs: turn.startMs, endMs: turn.endMs }, !extra.unlabelled);
+  });
+  return transcriptOf(out, emptyMessage, extra.unlabelled);
+}
+
+/** The transcript, or the reason a person can act on when nothing in the file is speech. */
+export function transcriptOf(turns: TranscriptTurn[], emptyMessage: string, unlabelled = false): Transcript {
+  if (turns.length === 0) throw new UnreadableTranscriptError(emptyMessage);
+  return unlabelled ? { turns, unlabelled: true } : { turns };
 }

@@ -16,6 +16,14 @@ function toMs(h: string | undefined, m: string, s: string, frac: string | undefi
   return ((Number(h ?? 0) * 60 + Number(m)) * 60 + Number(s)) * 1000 + ms;
 }
 
+const TIMESTAMP = new RegExp(String.raw`^${TIME}$`);
+
+/** A lone timestamp (`00:01:02.500`, as in WebVTT's inline word timings) in milliseconds, else null. */
+export function parseTimestamp(text: string): number | null {
+  const m = TIMESTAMP.exec(text.trim());
+  return m ? toMs(m[1], m[2]!, m[3]!, m[4]) : null;
+}
+
 /** The start and end of a line that begins with a cue timing, else null. */
 export function parseTiming(line: string): { startMs: number; endMs: number } | null {
   const m = TIMING.exec(line);

@@ -23,6 +23,11 @@ export function tempDir(prefix: string): { dir: string; file: (name: string, con
   };
 }
 
+/** An SRT file from `[start, end, text]` cues (times as SRT writes them, `00:00:01,000`), numbered from 1. */
+export function srtOf(cues: [string, string, string][]): string {
+  return cues.map(([start, end, text], i) => `${i + 1}\n${start} --> ${end}\n${text}\n`).join('\n');
+}
+
 const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function documentXml(paragraphs: string[]): string {

@@ -1,7 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { attributeSpeaker, closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/ingest/index.ts';
-import { makeDocx, tempDir } from './helpers.ts';
+import { makeDocx, srtOf, tempDir } from './helpers.ts';
 
 const tmp = tempDir('layouts');
 after(async () => {
@@ -82,6 +82,43 @@ test('Lex Fridman layout: stamped lines are turns, headings and the blog footer 
   assert.equal(t.turns[2]!.text, 'Tell me about your childhood.');
 });
 
+test('Lex layout: an answer over 400 words is cut into near-equal parts at sentence ends, each timed from the stamped paragraph it starts in', async () => {
+  const paragraph = (i: number) => `Point ${i} is this. ${'We walked along the river for a long time and talked about it. '.repeat(8).trim()}`;
+  const lines = ['Lex Fridman [(00:00:00)](https://youtube.com/watch?v=x&t=0) Tell me everything.', ''];
+  lines.push(`Jane Roe [(00:00:10)](https://youtube.com/watch?v=x&t=10) ${paragraph(0)}`, '');
+  for (let i = 1; i < 8; i++) lines.push(`[(00:0${i}:00)](https://youtube.com/watch?v=x&t=${i * 60}) ${paragraph(i)}`, '');
+  lines.push('Lex Fridman [(00:09:00)](https://youtube.com/watch?v=x&t=540) Thank you.');
+  const t = await parseText('long-answer.txt', lines.join('\n'));
+  const jane = t.turns.filter((x) => x.speaker === 'Jane Roe');
+  const words = jane.map((x) => x.text.split(/\s+/).length);
+  const total = 8 * paragraph(0).split(' ').length;
+  assert.equal(words.reduce((a, b) => a + b, 0), total, 'nothing lost');
+  assert.equal(jane.length, Math.ceil(total / 400));
+  for (const n of words) assert.ok(Math.abs(n - total / jane.length) <= 60, `parts of ${words.join(', ')} words`);
+  assert.deepEqual(speakers(t), ['Lex Fridman', ...jane.map(() => 'Jane Roe'), 'Lex Fridman']);
+  // Whole sentences, and each part timed from the paragraph it starts in.
+  for (const part of jane) assert.match(part.text, /^(?:Point|We)\b.*\.$/s);
+  assert.equal(jane[0]!.startMs, 10_000);
+  jane.slice(1).forEach((part) => {
+    const paragraphIndex = lines.findIndex((l) => l.includes(part.text.split('\n')[0]!.slice(0, 60)));
+    assert.ok(part.startMs !== undefined && part.startMs >= 60_000, `part timed: ${part.startMs}`);
+    if (part.text.startsWith('Point ')) assert.equal(part.startMs, Number(/t=(\d+)/.exec(lines[paragraphIndex]!)![1]) * 1000);
+    assert.equal(part.continues, true);
+  });
+  assert.equal(jane[0]!.continues, undefined);
+});
+
+test('plain text without speakers or punctuation (a copied caption transcript): ~120-word turns of pseudo-sentences', async () => {
+  const words = 'so the question is what we do about jobs and i think we start with education because that is where it begins '.repeat(20).trim();
+  // Copied from a video page: short lines, lower case, no punctuation.
+  const text = words.match(/(?:\S+ ?){1,8}/g)!.map((l) => l.trim()).join('\n');
+  const t = await parseText('copied.txt', text);
+  assert.equal(t.unlabelled, true);
+  assert.ok(t.turns.length >= 3, `${t.turns.length} turns`);
+  for (const turn of t.turns) assert.ok(turn.text.split(/\s+/).length <= 200);
+  assert.equal(t.turns.map((x) => x.text).join(' ').split(/\s+/).join(' '), words);
+});
+
 test("Lenny's Podcast layout: front matter skipped, a bare (hh:mm:ss): continues the speaker", async () => {
   const t = await parseText('lenny.md.txt', [
     '---',
@@ -121,18 +158,19 @@ test('a document with no speaker structure is one speaker', async () => {
 test('a lone name-like colon label deep inside prose does not turn the prose into a transcript', async () => {
   const prose = Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1} of a long essay about rivers and the towns beside them.`).join('\n');
   const t = await parseText('quote.txt', `${prose}\nJohn Smith: the river always wins.\nAnd so the essay ends.\n`);
-  assert.equal(t.turns.length, 1);
-  assert.equal(t.turns[0]!.speaker, 'Speaker');
+  assert.deepEqual(speakers(t).filter((s, i, all) => all.indexOf(s) === i), ['Speaker']);
+  assert.equal(t.unlabelled, true);
   assert.match(t.turns[0]!.text, /^Paragraph 1 of a long essay/);
+  assert.match(t.turns[t.turns.length - 1]!.text, /John Smith: the river always wins\.\nAnd so the essay ends\.$/);
 });
 
 test('SRT cues with Name: prefixes become turns with times; consecutive cues of one speaker merge', async () => {
-  const srt = [
-    '1', '00:00:01,000 --> 00:00:03,000', 'Ann: Did you bring the <i>maps</i>?', '',
-    '2', '00:00:03,500 --> 00:00:05,000', 'Ben: I did.', '',
-    '3', '00:00:05,000 --> 00:00:07,250', 'They are in the car.', '',
-    '4', '00:00:08,000 --> 00:00:09,000', 'Ann: Good.', '',
-  ].join('\n');
+  const srt = srtOf([
+    ['00:00:01,000', '00:00:03,000', 'Ann: Did you bring the <i>maps</i>?'],
+    ['00:00:03,500', '00:00:05,000', 'Ben: I did.'],
+    ['00:00:05,000', '00:00:07,250', 'They are in the car.'],
+    ['00:00:08,000', '00:00:09,000', 'Ann: Good.'],
+  ]);
   const t = await parseText('dialog.srt', srt);
   assert.deepEqual(t.turns, [
     { speaker: 'Ann', text: 'Did you bring the maps?', startMs: 1000, endMs: 3000 },
@@ -175,7 +213,8 @@ test('VTT rolling auto-captions: each line is kept once', async () => {
   });
   const parsed = await parseText('rolling.vtt', out.join('\n'));
   assert.equal(parsed.turns.length, 1);
-  assert.equal(parsed.turns[0]!.text, lines.join(' '));
+  // Unpunctuated: the words once each, in order, one pseudo-sentence per line.
+  assert.equal(parsed.turns[0]!.text.replace(/\n/g, ' '), lines.join(' '));
   assert.equal(parsed.turns[0]!.startMs, 0);
   assert.equal(parsed.turns[0]!.endMs, t);
 });

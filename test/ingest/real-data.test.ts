@@ -2,6 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { attributeSpeaker, closeParserPool, countWords, parseTranscriptFile, sniffFile, type Transcript } from '../../src/ingest/index.ts';
+import { LABELLED_MAX_TURN_WORDS } from '../../src/ingest/split.ts';
 import { dataPath } from './helpers.ts';
 
 after(() => closeParserPool());
@@ -21,7 +22,20 @@ function assertCleanTurns(t: Transcript, rel: string): void {
     assert.ok(countWords(turn.text) > 0, `${rel}: empty turn of ${turn.speaker}`);
     assert.ok(!/\[\(\d|\]\(https?:|^\(\d{2}:\d{2}:\d{2}\):|<\/?[a-z]+[ >]/m.test(turn.text), `${rel}: markup or stamps left in "${turn.text.slice(0, 80)}"`);
   }
-  for (let i = 1; i < t.turns.length; i++) assert.notEqual(t.turns[i]!.speaker, t.turns[i - 1]!.speaker, `${rel}: consecutive turns of one speaker are merged`);
+  // Consecutive text of one speaker is one turn, unless it was too long for one: then its parts
+  // together are over the limit, and each is a fair share of it (not a 400-word turn and a scrap).
+  for (let i = 0; i < t.turns.length; ) {
+    let j = i + 1;
+    while (j < t.turns.length && t.turns[j]!.speaker === t.turns[i]!.speaker) j++;
+    if (j - i > 1) {
+      const parts = t.turns.slice(i, j).map((x) => countWords(x.text));
+      const total = parts.reduce((a, b) => a + b, 0);
+      assert.ok(total > LABELLED_MAX_TURN_WORDS, `${rel}: ${t.turns[i]!.speaker}'s turn of ${total} words was cut`);
+      assert.equal(parts.length, Math.ceil(total / LABELLED_MAX_TURN_WORDS), `${rel}: the fewest parts`);
+      for (const n of parts) assert.ok(n >= total / parts.length / 3 && n <= LABELLED_MAX_TURN_WORDS * 1.5, `${rel}: a part of ${n} words of ${total}`);
+    }
+    i = j;
+  }
 }
 
 const lex: [string, string, string[]][] = [
@@ -92,19 +106,38 @@ test('presidential debates (.said.txt): every speaker of the metadata, candidate
   }
 });
 
-test('presidential debates (.vtt auto-captions): word-timed cues read once, in order, as one unlabelled voice', async () => {
+test('presidential debates (.vtt auto-captions): word-timed cues read once, in order, as one unlabelled voice in quotable turns', async () => {
   for (const id of debates) {
     const rel = `transcripts/us-presidential-debates/${id}.vtt`;
     const t = await parse(rel);
-    // These caption tracks carry no speaker labels, so the whole debate is one voice.
+    // These caption tracks carry no speaker labels, so the whole debate is one voice, and says so.
     assert.deepEqual([...labels(t)], ['Speaker'], `${id}: no labels in auto-captions`);
-    const turn = t.turns[0]!;
-    assert.ok(turn.startMs !== undefined && turn.endMs !== undefined && turn.endMs > turn.startMs + 60 * 60 * 1000, `${id}: the captions span over an hour`);
-    assert.doesNotMatch(turn.text, /<|&gt;|-->/, `${id}: no markup left`);
+    assert.equal(t.unlabelled, true);
+    const first = t.turns[0]!;
+    const last = t.turns[t.turns.length - 1]!;
+    assert.ok(first.startMs !== undefined && last.endMs !== undefined && last.endMs > first.startMs + 60 * 60 * 1000, `${id}: the captions span over an hour`);
+    // Not one 16,000-word turn: turns of at most 200 words, about 120 on average (a pause cuts one
+    // short, but never under 20 words), in time order.
+    const words = t.turns.map((x) => countWords(x.text));
+    const mean = words.reduce((a, b) => a + b, 0) / words.length;
+    assert.ok(Math.max(...words) <= 200, `${id}: longest turn ${Math.max(...words)} words`);
+    assert.ok(mean >= 100 && mean <= 150, `${id}: ${mean.toFixed(0)} words per turn`);
+    assert.ok(words.slice(0, -1).every((n) => n >= 20), `${id}: shortest turn ${Math.min(...words.slice(0, -1))} words`);
+    for (let i = 0; i < t.turns.length; i++) {
+      const turn = t.turns[i]!;
+      assert.ok(turn.startMs !== undefined && turn.endMs !== undefined && turn.endMs > turn.startMs, `${id}: turn ${i} is timed`);
+      if (i > 0) assert.ok(turn.startMs >= t.turns[i - 1]!.endMs!, `${id}: turn ${i} starts after the previous ends`);
+      assert.doesNotMatch(turn.text, /<|&gt;|-->/, `${id}: no markup left`);
+      // One pseudo-sentence per line, each of sentence size.
+      for (const line of turn.text.split('\n')) assert.ok(line.split(' ').length <= 30, `${id}: a line of ${line.split(' ').length} words`);
+    }
+    const lines = t.turns.flatMap((x) => x.text.split('\n'));
+    const perLine = lines.reduce((n, l) => n + countWords(l), 0) / lines.length;
+    assert.ok(perLine >= 10 && perLine <= 20, `${id}: ${perLine.toFixed(1)} words per pseudo-sentence`);
     // The captions say what the official transcript says: word counts agree within 25 %, so
     // nothing was read twice and nothing was lost.
     const said = await parse(`transcripts/us-presidential-debates/${id}.said.txt`);
-    const ratio = countWords(turn.text) / said.turns.reduce((n, x) => n + countWords(x.text), 0);
+    const ratio = words.reduce((a, b) => a + b, 0) / said.turns.reduce((n, x) => n + countWords(x.text), 0);
     assert.ok(ratio > 0.75 && ratio < 1.25, `${id}: caption/transcript word ratio ${ratio.toFixed(2)}`);
     const who = attributeSpeaker(t, { mindName: 'Barack Obama' });
     assert.deepEqual([who.mindLabel, who.attribution], ['Speaker', 'inferred']);
@@ -119,10 +152,18 @@ test('DOCX: a three-person meeting and a one-speaker lecture', async () => {
   assert.deepEqual(summary.map((s) => [s.label, s.turns]), [['Speaker 1', 2], ['Speaker 2', 2], ['Speaker 3', 1]]);
 
   const lecture = await parse('documents/docx/uoe-teaching-lecture-transcript.docx');
-  assert.equal(lecture.turns.length, 1);
-  assert.equal(lecture.turns[0]!.speaker, 'Speaker');
-  assert.match(lecture.turns[0]!.text, /Hi everyone, I’m Dr Federico Andreis/);
-  assert.ok(countWords(lecture.turns[0]!.text) > 1000);
+  assert.deepEqual([...labels(lecture)], ['Speaker']);
+  assert.equal(lecture.unlabelled, true);
+  assert.match(lecture.turns[0]!.text, /^--Title page--\nHi everyone, I’m Dr Federico Andreis/);
+  assert.ok(wordsOf(lecture, 'Speaker') > 1000);
+  // One voice, but cut into turns a search can rank and a reply can quote, at the end of a
+  // sentence or of a paragraph (the slide headings "--Title--" are paragraphs of their own).
+  assert.ok(lecture.turns.length >= 8, `${lecture.turns.length} turns`);
+  for (const turn of lecture.turns) {
+    assert.ok(countWords(turn.text) <= 200, `a turn of ${countWords(turn.text)} words`);
+    const lastLine = turn.text.split('\n').pop()!;
+    assert.ok(/(?:[.!?…]["”’)]*|--)$/.test(lastLine) || !/[.!?]\s/.test(lastLine), `ends a sentence or a paragraph: "${lastLine.slice(-60)}"`);
+  }
   const who = attributeSpeaker(lecture, { mindName: 'Federico Andreis' });
   assert.deepEqual([who.mindLabel, who.attribution], ['Speaker', 'inferred']);
 });
