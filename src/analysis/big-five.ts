@@ -76,9 +76,10 @@ export function loadBigFiveModel(): BigFiveModelFile {
   return cached;
 }
 
+/** A feature without a value (NaN: e.g. the question rate of unpunctuated captions) counts as the training mean. */
 export function linearLogit(m: Pick<LinearWeights, 'weights' | 'mean' | 'sd' | 'bias'>, x: Float64Array): number {
   let s = m.bias;
-  for (let j = 0; j < m.weights.length; j++) s += (m.weights[j]! * (x[j]! - m.mean[j]!)) / m.sd[j]!;
+  for (let j = 0; j < m.weights.length; j++) if (!Number.isNaN(x[j]!)) s += (m.weights[j]! * (x[j]! - m.mean[j]!)) / m.sd[j]!;
   return s;
 }
 

@@ -42,6 +42,15 @@ export const DIALOGUE_FEATURES: readonly string[] = [
   'dlg:interjection',
 ];
 
+/**
+ * Count key set (by the analyser, never in training) on the counts of text without sentence
+ * punctuation. Features read from punctuation then have no value (NaN), and the models give them
+ * no weight: the text is read as an average training text on them (linearLogit), not as one that
+ * never asks a question and speaks in 16,000-word sentences.
+ */
+export const UNPUNCTUATED = '#unpunctuated';
+const PUNCTUATION_FEATURES = new Set(['sty:question', 'sty:exclaim', 'sty:wordsPerSentence', 'dlg:question', 'dlg:exclaim']);
+
 function add(c: Counts, key: string, n = 1): void {
   c.set(key, (c.get(key) ?? 0) + n);
 }
@@ -93,6 +102,7 @@ export function addCounts(into: Counts, from: Counts, sign = 1): Counts {
  * transform for counts, so rare words do not dominate); sentence length is logged.
  */
 function valueOf(get: (key: string) => number, name: string): number {
+  if (get(UNPUNCTUATED) > 0 && PUNCTUATION_FEATURES.has(name)) return NaN;
   const words = Math.max(1, get('#words'));
   const sentences = Math.max(1, get('#sentences'));
   if (name === 'sty:wordsPerSentence') return Math.log1p(words / sentences);

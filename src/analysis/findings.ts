@@ -7,6 +7,7 @@
  * a clause under a condition that cannot be kept with it; complements that are not a clause
  * ("I think for different reasons") or say nothing ("I think that's right").
  */
+import { UNPUNCTUATED } from './features.ts';
 import { VALENCE } from './lexicons.ts';
 import { tokenize, type TurnTokens } from './nlp.ts';
 import type { PreparedTurn } from './prepare.ts';
@@ -113,6 +114,8 @@ const LIGHT = new Set(
 const DANGLING = /\s+(?:because|and|but|or|so|which|the|a|an|who|whom|was|were|is|are|am|be|been|like|just|then|as|if|when|than|my|their|your|our|his|her|its|these|those|very|really|kind|sort|um|uh)$/i;
 const MIN_WORDS = 5;
 const MAX_WORDS = 60;
+/** Confidence factor of a finding read from a pseudo-sentence (speech without punctuation). */
+const UNPUNCTUATED_FACTOR = 0.8;
 const MAX_REST_WORDS = 28;
 
 const copula = (c: string): string => ({ "'s": 'is' })[c.trim()] ?? c.trim();
@@ -311,6 +314,8 @@ function findingsOfSentence(sentence: string, turn: PreparedTurn): FindingResult
       if (hedged) confidence *= 0.6;
       if (tidy.cut) confidence *= 0.9;
       if (condition) confidence *= 0.9;
+      // Without punctuation, where the sentence (and so the clause) starts and ends is a guess.
+      if (turn.counts.has(UNPUNCTUATED)) confidence *= UNPUNCTUATED_FACTOR;
       const lead = hedged && /\b(maybe|perhaps|probably)\s*,?\s*$/.test(before) ? 'Maybe: ' : '';
       const kept = condition ? clean.slice(before.lastIndexOf(condition), before.lastIndexOf(condition) + condition.length) : '';
       const tail = condition ? `, ${thirdPerson(kept.charAt(0).toLowerCase() + kept.slice(1))}` : '';

@@ -4,6 +4,7 @@
  */
 import winkNLP from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { pseudoSentenceSpans } from '../ingest/pseudo-sentences.ts';
 
 /**
  * wink-nlp adds every word it has not seen to its lexicon, and the grown lexicon changes how later
@@ -73,21 +74,47 @@ export function normaliseQuotes(text: string): string {
   return text.replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
 }
 
-export function tokenize(rawText: string): TurnTokens {
+export interface TokenizeOptions {
+  /**
+   * The text has no sentence punctuation (auto-captions): sentences are pseudo-sentences, one per
+   * line as ingest wrote them, long lines cut where a sentence most likely starts
+   * (ingest/pseudo-sentences.ts), instead of wink's, which would make the whole turn one sentence.
+   * Each is read by wink on its own, so a negation's scope (which wink ends at punctuation) ends
+   * with its pseudo-sentence instead of flipping every valence to the end of the turn.
+   */
+  pseudoSentences?: boolean;
+}
+
+type TokenArrays = Omit<TurnTokens, 'sentences' | 'wordCount' | 'spaceBefore'> & { spaces: string[] };
+
+function readTokens(doc: ReturnType<typeof nlp.readDoc>): TokenArrays {
+  const tokens = doc.tokens();
+  const normal = tokens.out(its.normal) as string[];
+  return {
+    value: tokens.out(its.value) as string[],
+    normal,
+    type: tokens.out(its.type) as string[],
+    pos: tokens.out(its.pos) as string[],
+    // The published typings declare lemma and negationFlag with signatures `out` does not accept; both work at run time.
+    // wink leaves the lemma undefined for some tokens ("cannot" before punctuation): fall back to the normal form.
+    lemma: (tokens.out(its.lemma as unknown as typeof its.value) as (string | undefined)[]).map((l, i) => l ?? normal[i]!),
+    negated: (tokens.out(its.negationFlag as unknown as typeof its.value) as unknown[]).map(Boolean),
+    spaces: tokens.out(its.precedingSpaces) as string[],
+  };
+}
+
+function finishTokens(t: TokenArrays, sentences: SentenceSpan[]): TurnTokens {
+  const { spaces, ...rest } = t;
+  let wordCount = 0;
+  for (const type of t.type) if (type === 'word') wordCount++;
+  return { ...rest, spaceBefore: spaces.map((s) => s.length > 0), sentences, wordCount };
+}
+
+export function tokenize(rawText: string, options: TokenizeOptions = {}): TurnTokens {
   const text = normaliseQuotes(rawText);
   used = true;
+  if (options.pseudoSentences) return tokenizePseudoSentences(rawText, text);
   const doc = nlp.readDoc(text);
-  const tokens = doc.tokens();
-  const value = tokens.out(its.value) as string[];
-  const normal = tokens.out(its.normal) as string[];
-  const type = tokens.out(its.type) as string[];
-  const pos = tokens.out(its.pos) as string[];
-  // The published typings declare lemma and negationFlag with signatures `out` does not accept; both work at run time.
-  // wink leaves the lemma undefined for some tokens ("cannot" before punctuation): fall back to the normal form.
-  const lemma = (tokens.out(its.lemma as unknown as typeof its.value) as (string | undefined)[]).map((l, i) => l ?? normal[i]!);
-  const negated = (tokens.out(its.negationFlag as unknown as typeof its.value) as unknown[]).map(Boolean);
-  const spaceBefore = (tokens.out(its.precedingSpaces) as string[]).map((s) => s.length > 0);
-
   const sentences: SentenceSpan[] = [];
   let cursor = 0;
   const all = doc.sentences();
@@ -101,9 +128,24 @@ export function tokenize(rawText: string): TurnTokens {
     // Quotes are taken from the original (un-normalised) text so they stay verbatim.
     sentences.push({ text: rawText.slice(start, start + sText.length), start, tokenStart, tokenEnd: tokenEnd + 1 });
   }
-  let wordCount = 0;
-  for (const t of type) if (t === 'word') wordCount++;
-  return { value, normal, type, pos, lemma, negated, spaceBefore, sentences, wordCount };
+  return finishTokens(readTokens(doc), sentences);
+}
+
+/** Each pseudo-sentence read on its own; the token arrays concatenated, with the whitespace between them. */
+function tokenizePseudoSentences(rawText: string, text: string): TurnTokens {
+  const all: TokenArrays = { value: [], normal: [], type: [], pos: [], lemma: [], negated: [], spaces: [] };
+  const sentences: SentenceSpan[] = [];
+  let end = 0;
+  for (const span of pseudoSentenceSpans(text)) {
+    const t = readTokens(nlp.readDoc(text.slice(span.start, span.end)));
+    if (t.value.length === 0) continue;
+    t.spaces[0] = text.slice(end, span.start) + t.spaces[0]!;
+    const tokenStart = all.value.length;
+    for (const k of Object.keys(all) as (keyof TokenArrays)[]) (all[k] as unknown[]).push(...(t[k] as unknown[]));
+    sentences.push({ text: rawText.slice(span.start, span.end), start: span.start, tokenStart, tokenEnd: all.value.length });
+    end = span.end;
+  }
+  return finishTokens(all, sentences);
 }
 
 /** Words as a person would count them: whitespace-separated pieces holding a letter or digit. */

@@ -1,5 +1,6 @@
 /** Tokenize each of the mind's turns once; every analyser reads these. */
-import { countTokens, type Counts } from './features.ts';
+import { isUnpunctuated, punctuationCounts } from '../ingest/pseudo-sentences.ts';
+import { countTokens, UNPUNCTUATED, type Counts } from './features.ts';
 import { countWords, tokenize, type TurnTokens } from './nlp.ts';
 import type { AnalysisTurn } from './types.ts';
 
@@ -16,12 +17,32 @@ export interface PreparedTurn {
   words: number;
 }
 
-export function prepareTurns(turns: AnalysisTurn[]): PreparedTurn[] {
+/**
+ * Whether the mind's speech as a whole lacks sentence punctuation (fewer than one . ! ? per 60
+ * words: auto-captions). Decided for the whole speech, not per turn, so a short unpunctuated reply
+ * in a punctuated transcript ("yes I agree") is read like the rest.
+ */
+export function speechIsUnpunctuated(turns: AnalysisTurn[]): boolean {
+  let words = 0;
+  let terminators = 0;
+  for (const t of turns) {
+    if (!t.isMind) continue;
+    const c = punctuationCounts(t.text);
+    words += c.words;
+    terminators += c.terminators;
+  }
+  return isUnpunctuated({ words, terminators });
+}
+
+export function prepareTurns(turns: AnalysisTurn[], unpunctuated = speechIsUnpunctuated(turns)): PreparedTurn[] {
   const prepared: PreparedTurn[] = [];
   turns.forEach((turn, position) => {
     if (!turn.isMind || turn.text.trim().length === 0) return;
-    const tokens = tokenize(turn.text);
-    prepared.push({ turn, position, tokens, counts: countTokens(tokens), words: countWords(turn.text) });
+    const tokens = tokenize(turn.text, { pseudoSentences: unpunctuated });
+    const counts = countTokens(tokens);
+    // Punctuation-based features (questions, exclamations, sentence length) are unknown, not zero.
+    if (unpunctuated) counts.set(UNPUNCTUATED, 1);
+    prepared.push({ turn, position, tokens, counts, words: countWords(turn.text) });
   });
   return prepared;
 }

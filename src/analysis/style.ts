@@ -190,7 +190,9 @@ const MEASURES: Measure[] = [
   {
     name: 'readability',
     // Flesch Reading Ease: 206.835 − 1.015·words/sentence − 84.6·syllables/word; higher is easier.
-    value: (t) => (t.tokens > 0 ? 206.835 - 1.015 * (t.tokens / Math.max(1, t.sentences)) - 84.6 * (t.syllables / t.tokens) : null),
+    // Clamped to its 0–100 scale: past it the formula only says "very hard" (one run-on sentence
+    // of thousands of words gives −9,000) or "very easy" (one-syllable words: up to 121).
+    value: (t) => (t.tokens > 0 ? clamp(206.835 - 1.015 * (t.tokens / Math.max(1, t.sentences)) - 84.6 * (t.syllables / t.tokens), 0, 100) : null),
   },
   { name: 'pronounI', value: (t) => per100(t.pronounI, t.tokens), focus: inCategory('pronounI') },
   { name: 'pronounWe', value: (t) => per100(t.pronounWe, t.tokens), focus: inCategory('pronounWe') },
@@ -199,6 +201,7 @@ const MEASURES: Measure[] = [
 ];
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
+const clamp = (x: number, lo: number, hi: number): number => Math.min(hi, Math.max(lo, x));
 
 /** Does this sentence of the turn show the measure? Used to quote the sentence that does. */
 type SentenceTest = (tk: TurnTokens, sentence: SentenceSpan) => boolean;
@@ -226,22 +229,49 @@ function evidenceBy(turns: PreparedTurn[], tallies: Tally[], key: (t: Tally) => 
     .map(({ t }) => ({ turnId: t.turn.turnId, quote: focusedQuote(t, focus), startMs: t.turn.startMs }));
 }
 
-export function scoreStyleAndEmotion(turns: PreparedTurn[], mindWords: number): PsychometricResult[] {
+/** What the analyser knows about the transcript as a whole (index.ts). */
+export interface SpeechContext {
+  /** The transcript names no speakers: every turn is one voice, cut by length and pauses. */
+  unlabelled?: boolean;
+  /** The mind's speech has no sentence punctuation: sentences are pseudo-sentences. */
+  unpunctuated?: boolean;
+}
+
+export const UNLABELLED_NOTE = 'The transcript names no speakers (e.g. auto-captions), so everything said in it is read as this person\'s words.';
+const NOT_MEASURED_TURNS =
+  'Not measured: the transcript names no speakers (e.g. auto-captions), so its turns are pieces of about 120 words cut at sentence ends and pauses, not the person\'s turns.';
+const NOT_MEASURED_QUESTIONS = 'Not measured: the transcript has no sentence punctuation (auto-captions), so questions cannot be told from statements.';
+const PSEUDO_SENTENCE_NOTE =
+  'Approximate: the transcript has no sentence punctuation (auto-captions), so sentences are pseudo-sentences cut where a new sentence most likely starts (on the auto-captioned debates their mean length is within 1–2 words of the real sentences\').';
+
+/** The mind's turns, counting the parts of a long turn that ingest cut (over 400 words) as one: the person said it in one go. */
+function speakerTurns(turns: PreparedTurn[]): number {
+  return Math.max(1, turns.filter((t) => !t.turn.continues).length);
+}
+
+export function scoreStyleAndEmotion(turns: PreparedTurn[], mindWords: number, context: SpeechContext = {}): PsychometricResult[] {
   const tallies = turns.map(tallyTurn);
   const all = sumTallies(tallies);
+  all.turns = speakerTurns(turns);
   const confidence = round(mindWords / (mindWords + HALF_CONFIDENCE_WORDS));
-  const note = mindWords === 0 ? 'No words of the mind were found.' : null;
+  const note = mindWords === 0 ? 'No words of the mind were found.' : context.unlabelled ? UNLABELLED_NOTE : null;
+  const withNote = (own: string | null): string | null => (own && note ? `${own} ${note}` : (own ?? note));
   const rows: PsychometricResult[] = MEASURES.map((m) => {
-    const v = mindWords > 0 ? m.value(all) : null;
+    const unknown = (m.name === 'wordsPerTurn' && context.unlabelled) || (m.name === 'questionRate' && context.unpunctuated);
+    const v = mindWords > 0 && !unknown ? m.value(all) : null;
+    let own: string | null = null;
+    if (mindWords > 0 && unknown) own = m.name === 'wordsPerTurn' ? NOT_MEASURED_TURNS : NOT_MEASURED_QUESTIONS;
+    else if (mindWords > 0 && m.name === 'readability' && context.unpunctuated) own = PSEUDO_SENTENCE_NOTE;
     // Evidence: for wordsPerTurn the longest turns, otherwise the turns where the measure is highest.
     return {
       instrument: 'communication_style',
       name: m.name,
       score: v === null ? null : round(v),
       percentile: null,
-      confidence,
+      confidence: v === null ? 0 : confidence,
       evidence: v === null ? [] : evidenceBy(turns, tallies, m.value, m.focus),
-      note,
+      // The words-per-turn note already says the speakers are unnamed.
+      note: unknown && m.name === 'wordsPerTurn' ? own : withNote(own),
     };
   });
   const allWords = turns.flatMap((t) => t.tokens.normal.filter((_, i) => t.tokens.type[i] === 'word'));
@@ -252,7 +282,7 @@ export function scoreStyleAndEmotion(turns: PreparedTurn[], mindWords: number): 
     percentile: null,
     confidence,
     evidence: [],
-    note: note ?? 'Moving-average type-token ratio (50-token windows); a property of the whole speech, so no single turn is evidence.',
+    note: mindWords === 0 ? note : withNote('Moving-average type-token ratio (50-token windows); a property of the whole speech, so no single turn is evidence.'),
   });
   for (const e of EMOTIONS) {
     const rate = (t: Tally): number => per100(t.emotions[e]!, t.tokens);

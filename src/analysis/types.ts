@@ -7,6 +7,8 @@ export interface AnalysisTurn {
   startMs: number | null;
   /** True for the mind's own turns; other speakers' turns are context only and never quoted. */
   isMind: boolean;
+  /** A later part of one long turn that ingest cut in parts: not a new turn of the speaker. */
+  continues?: boolean;
 }
 
 /** A transcript line behind a claim: the turn and a verbatim excerpt of it. */

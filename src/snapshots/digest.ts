@@ -47,7 +47,7 @@ export async function digestInThisThread(path: string, kind: FileKind, request: 
  */
 export function digestTranscript(transcript: Transcript, request: DigestRequest, newId: () => string = randomUUID): Digest {
   const { turns, attribution } = attributeTurns(transcript, request, newId);
-  return { turns, attribution, analysis: analyseTurns(analysisTurns(turns)) };
+  return { turns, attribution, analysis: analyseTurns(analysisTurns(turns, transcript), { unlabelled: transcript.unlabelled === true }) };
 }
 
 /** The transcript's turns with ids, the mind's turns marked, and each mind turn's question. */
@@ -72,9 +72,16 @@ export function attributeTurns(transcript: Transcript, request: DigestRequest, n
   return { turns, attribution };
 }
 
-/** What the analyser reads of each turn, in transcript order. */
-export function analysisTurns(turns: DigestedTurn[]): AnalysisTurn[] {
-  return turns.map((t) => ({ turnId: t.id, speaker: t.speaker, text: t.text, startMs: t.startMs, isMind: t.isMind }));
+/**
+ * What the analyser reads of each turn, in transcript order; with the transcript they came from,
+ * which turns only continue a long turn that ingest cut in parts.
+ */
+export function analysisTurns(turns: DigestedTurn[], transcript?: Transcript): AnalysisTurn[] {
+  return turns.map((t) => {
+    const turn: AnalysisTurn = { turnId: t.id, speaker: t.speaker, text: t.text, startMs: t.startMs, isMind: t.isMind };
+    if (transcript?.turns[t.seq]?.continues) turn.continues = true;
+    return turn;
+  });
 }
 
 /** Loads the parsers and analysis models in this thread (they load lazily on first use otherwise). */

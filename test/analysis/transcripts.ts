@@ -35,8 +35,9 @@ export const counterIds = (prefix = 't'): (() => string) => {
  * it, chosen as a user choosing the speaker would), ids from `newId` (default `t0`, `t1`, …).
  */
 export async function transcriptTurns(file: string, speaker: string, newId: () => string = counterIds()): Promise<AnalysisTurn[]> {
-  const { turns } = attributeTurns(await parseTranscript(file), { mindName: speaker, requestedSpeaker: speaker }, newId);
-  return analysisTurns(turns);
+  const transcript = await parseTranscript(file);
+  const { turns } = attributeTurns(transcript, { mindName: speaker, requestedSpeaker: speaker }, newId);
+  return analysisTurns(turns, transcript);
 }
 
 /** Where each conversation lives under the transcripts folder. */
