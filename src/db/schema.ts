@@ -256,8 +256,13 @@ export const simulations = pgTable('simulations', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
-  index('simulations_org_mind_idx').on(t.organizationId, t.mindId),
-  index('simulations_user_idx').on(t.userId, t.createdAt.desc()),
+  // GET /simulations lists the caller's own simulations by last activity (and, through
+  // simulation_shares_user_idx, those shared with them): each index hands over a page in list
+  // order without sorting, and counts the caller's simulations without reading the table. The
+  // first also serves the users cascade, the second a list filtered by mind and the minds cascade.
+  // NULLS FIRST is what `order by … desc` means; an index in any other null order does not serve it.
+  index('simulations_user_updated_idx').on(t.userId, t.organizationId, t.updatedAt.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  index('simulations_mind_user_updated_idx').on(t.mindId, t.userId, t.updatedAt.desc().nullsFirst(), t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
 ]);
 
 export const simulationShares = pgTable('simulation_shares', {

@@ -70,18 +70,11 @@ interface SimulationRow {
 const userJson = (alias: string) =>
   sql.raw(`json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'email', ${alias}.email, 'imageUrl', ${alias}.image_url, 'createdAt', ${alias}.created_at)`);
 
-/** Simulations with their owner and shared-with users, in one statement. */
-function selectSimulations(where: SQL, tail: SQL = sql``): SQL {
-  return sql`
-    select s.id, s.mind_id, s.mind_assessment_id, s.digital_twin_id, s.organization_id, s.user_id, s.title,
-      s.created_at, s.updated_at, ${userJson('u')} as owner,
-      coalesce((select json_agg(${userJson('su')} order by sh.created_at, su.id)
-        from simulation_shares sh join users su on su.id = sh.user_id where sh.simulation_id = s.id), '[]'::json) as shared,
-      count(*) over () as total
-    from simulations s join users u on u.id = s.user_id
-    where ${where}
-    ${tail}`;
-}
+/** A simulation's columns with its owner (`u`) and shared-with users, for rows `s` of simulations. */
+const SIMULATION_COLUMNS = sql`s.id, s.mind_id, s.mind_assessment_id, s.digital_twin_id, s.organization_id, s.user_id, s.title,
+  s.created_at, s.updated_at, ${userJson('u')} as owner,
+  coalesce((select json_agg(${userJson('su')} order by sh.created_at, su.id)
+    from simulation_shares sh join users su on su.id = sh.user_id where sh.simulation_id = s.id), '[]'::json) as shared`;
 
 const parsed = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
@@ -109,19 +102,50 @@ function toSimulation(r: SimulationRow): Simulation {
   };
 }
 
-/** Visible to the caller: their own and those shared with them. */
-const visibleTo = (caller: Caller) => sql`s.organization_id = ${caller.organizationId}
-  and (s.user_id = ${caller.userId} or exists (select 1 from simulation_shares v where v.simulation_id = s.id and v.user_id = ${caller.userId}))`;
+/**
+ * What the caller sees, as two sets that never overlap (a simulation is not shared with its
+ * owner): their own simulations (simulations_user_updated_idx, or with a mind
+ * simulations_mind_user_updated_idx) and those shared with them (simulation_shares_user_idx).
+ * One query with `owner or shared` could use neither index.
+ */
+function visibleTo(caller: Caller, mindId: string | undefined): { own: SQL; shared: SQL } {
+  const mind = mindId ? sql` and s.mind_id = ${mindId}` : sql``;
+  return {
+    own: sql`simulations s where s.user_id = ${caller.userId} and s.organization_id = ${caller.organizationId}${mind}`,
+    shared: sql`simulation_shares sh join simulations s on s.id = sh.simulation_id
+      where sh.user_id = ${caller.userId} and s.organization_id = ${caller.organizationId} and s.user_id <> ${caller.userId}${mind}`,
+  };
+}
 
+/** List order, by the selected columns' names (never ambiguous: output names come first in ORDER BY). */
+const LAST_ACTIVE_FIRST = sql`updated_at desc, created_at desc, id desc`;
+
+/**
+ * A page of the caller's simulations, last activity first, and how many there are, in one
+ * statement. Each set gives at most its first offset + limit rows, read in order from its index;
+ * the page is cut from those, so a page costs what it skips and shows, not the whole list.
+ */
 export async function listSimulations(db: Db, caller: Caller, query: ListSimulationsQuery): Promise<{ simulations: Simulation[]; count: number }> {
   const limit = query.limit ?? 20;
   const offset = query.offset ?? 0;
-  const where = query.mindId ? sql`${visibleTo(caller)} and s.mind_id = ${query.mindId}` : visibleTo(caller);
-  const rows = rowsOf<SimulationRow>(await db.execute(selectSimulations(where, sql`order by s.updated_at desc, s.created_at desc, s.id desc limit ${limit} offset ${offset}`)));
+  const { own, shared } = visibleTo(caller, query.mindId);
+  const total = sql`(select count(*) from ${own}) + (select count(*) from ${shared})`;
+  const rows = rowsOf<SimulationRow>(
+    await db.execute(sql`
+      with candidates as (
+        (select s.id, s.updated_at, s.created_at from ${own} order by ${LAST_ACTIVE_FIRST} limit ${offset + limit})
+        union all
+        (select s.id, s.updated_at, s.created_at from ${shared} order by ${LAST_ACTIVE_FIRST} limit ${offset + limit})
+      ),
+      page as (select * from candidates order by ${LAST_ACTIVE_FIRST} limit ${limit} offset ${offset})
+      select ${SIMULATION_COLUMNS}, ${total} as total
+      from page p join simulations s on s.id = p.id join users u on u.id = s.user_id
+      order by p.updated_at desc, p.created_at desc, p.id desc`),
+  );
   let count = rows[0] ? Number(rows[0].total) : 0;
   if (!rows[0] && offset > 0) {
-    // Past the end: the window count came back with no row to carry it.
-    const [c] = rowsOf<{ n: number | string }>(await db.execute(sql`select count(*) as n from simulations s where ${where}`));
+    // Past the end: no row came back to carry the count.
+    const [c] = rowsOf<{ n: number | string }>(await db.execute(sql`select ${total} as n`));
     count = Number(c?.n ?? 0);
   }
   return { simulations: rows.map(toSimulation), count };
@@ -129,7 +153,10 @@ export async function listSimulations(db: Db, caller: Caller, query: ListSimulat
 
 /** The simulation object, no access check (callers have checked). */
 export async function simulationById(db: Db, caller: Caller, simulationId: string): Promise<Simulation> {
-  const [row] = rowsOf<SimulationRow>(await db.execute(selectSimulations(sql`s.id = ${simulationId} and s.organization_id = ${caller.organizationId}`)));
+  const [row] = rowsOf<SimulationRow>(
+    await db.execute(sql`select ${SIMULATION_COLUMNS} from simulations s join users u on u.id = s.user_id
+      where s.id = ${simulationId} and s.organization_id = ${caller.organizationId}`),
+  );
   if (!row) throw notFound('Simulation');
   return toSimulation(row);
 }

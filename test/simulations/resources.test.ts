@@ -134,6 +134,10 @@ test('GET /simulations: mine and shared with me, newest first, filtered by mind,
   const page = await s.api('GET', '/simulations?limit=2&offset=1', undefined, fresh.key);
   assert.equal(page.body.count, 5);
   assert.deepEqual(page.body.simulations.map((x: any) => x.id), all.body.simulations.slice(1, 3).map((x: any) => x.id));
+  // Pages of one, own and shared interleaved, add up to the whole list.
+  const onePerPage: string[] = [];
+  for (let offset = 0; offset < 5; offset++) onePerPage.push(...(await s.api('GET', `/simulations?limit=1&offset=${offset}`, undefined, fresh.key)).body.simulations.map((x: any) => x.id));
+  assert.deepEqual(onePerPage, all.body.simulations.map((x: any) => x.id));
   const past = await s.api('GET', '/simulations?offset=50', undefined, fresh.key);
   assert.deepEqual(past.body, { simulations: [], count: 5 });
 
