@@ -4534,6 +4534,12 @@ export interface paths {
                             count: number;
                             simulations: {
                                 /**
+                                 * Format: uuid
+                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                asOfSnapshotId: string | null;
+                                /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
@@ -4550,6 +4556,7 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 mindAssessmentId: string | null;
@@ -4794,6 +4801,12 @@ export interface paths {
                             }[];
                             simulation: {
                                 /**
+                                 * Format: uuid
+                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                asOfSnapshotId: string | null;
+                                /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
@@ -4810,6 +4823,7 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 mindAssessmentId: string | null;
@@ -5177,6 +5191,12 @@ export interface paths {
                         "application/json": {
                             simulation: {
                                 /**
+                                 * Format: uuid
+                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                asOfSnapshotId: string | null;
+                                /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
@@ -5193,6 +5213,7 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 mindAssessmentId: string | null;
@@ -5469,6 +5490,12 @@ export interface paths {
                         "application/json": {
                             simulation: {
                                 /**
+                                 * Format: uuid
+                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                asOfSnapshotId: string | null;
+                                /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
@@ -5485,6 +5512,7 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 mindAssessmentId: string | null;

@@ -11,10 +11,22 @@ export const User = Type.Object({
 });
 export type User = Static<typeof User>;
 
+/** Uuid's format and example, for a UUID field with a description of its own. */
+const UUID_FORMAT = { format: 'uuid', example: (Uuid as { example?: string }).example };
+
 export const Simulation = Type.Object({
   id: Uuid,
   mindId: Uuid,
-  mindAssessmentId: Nullable(Uuid),
+  mindAssessmentId: Nullable(
+    Type.String({ ...UUID_FORMAT, description: 'The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started' }),
+  ),
+  asOfSnapshotId: Nullable(
+    Type.String({
+      ...UUID_FORMAT,
+      description:
+        'Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.',
+    }),
+  ),
   digitalTwinId: Nullable(Uuid),
   organizationId: Uuid,
   userId: Uuid,

@@ -56,6 +56,7 @@ interface SimulationRow {
   id: string;
   mind_id: string;
   mind_assessment_id: string | null;
+  as_of_snapshot_id: string | null;
   digital_twin_id: string | null;
   organization_id: string;
   user_id: string;
@@ -71,7 +72,7 @@ const userJson = (alias: string) =>
   sql.raw(`json_build_object('id', ${alias}.id, 'name', ${alias}.name, 'email', ${alias}.email, 'imageUrl', ${alias}.image_url, 'createdAt', ${alias}.created_at)`);
 
 /** A simulation's columns with its owner (`u`) and shared-with users, for rows `s` of simulations. */
-const SIMULATION_COLUMNS = sql`s.id, s.mind_id, s.mind_assessment_id, s.digital_twin_id, s.organization_id, s.user_id, s.title,
+const SIMULATION_COLUMNS = sql`s.id, s.mind_id, s.mind_assessment_id, s.as_of_snapshot_id, s.digital_twin_id, s.organization_id, s.user_id, s.title,
   s.created_at, s.updated_at, ${userJson('u')} as owner,
   coalesce((select json_agg(${userJson('su')} order by sh.created_at, su.id)
     from simulation_shares sh join users su on su.id = sh.user_id where sh.simulation_id = s.id), '[]'::json) as shared`;
@@ -91,6 +92,7 @@ function toSimulation(r: SimulationRow): Simulation {
     id: r.id,
     mindId: r.mind_id,
     mindAssessmentId: r.mind_assessment_id,
+    asOfSnapshotId: r.as_of_snapshot_id,
     digitalTwinId: r.digital_twin_id,
     organizationId: r.organization_id,
     userId: r.user_id,

@@ -61,7 +61,8 @@ test('POST /simulate answers in the person\'s own words, stores the conversation
   const got = await s.api('GET', `/simulations/${b.simulationId}`);
   assert.equal(got.status, 200);
   const sim = got.body.simulation;
-  assert.deepEqual(Object.keys(sim).sort(), ['createdAt', 'digitalTwinId', 'id', 'mindAssessmentId', 'mindId', 'organizationId', 'sharedWithUsers', 'title', 'updatedAt', 'user', 'userId']);
+  assert.deepEqual(Object.keys(sim).sort(), ['asOfSnapshotId', 'createdAt', 'digitalTwinId', 'id', 'mindAssessmentId', 'mindId', 'organizationId', 'sharedWithUsers', 'title', 'updatedAt', 'user', 'userId']);
+  assert.equal(sim.asOfSnapshotId, null, 'all linked snapshots');
   assert.equal(sim.title, 'Could the analytical engine compose music?');
   assert.equal(sim.mindId, mindId);
   assert.equal(sim.mindAssessmentId, late.snapshotId, 'the newest linked snapshot');
@@ -113,6 +114,15 @@ test('"as of" a snapshot: only that snapshot and earlier ones are remembered', a
   assert.doesNotMatch(then.body.evidence.map((e: any) => e.quote).join(' '), HORSES_QUOTE);
   const sim = await s.api('GET', `/simulations/${then.body.simulationId}`);
   assert.equal(sim.body.simulation.mindAssessmentId, early.snapshotId);
+  // Every Simulation says which scope its conversation has: the list, the resource, a share's answer.
+  assert.equal(sim.body.simulation.asOfSnapshotId, early.snapshotId);
+  const listed = (await s.api('GET', `/simulations?mindId=${mindId}&limit=100`)).body.simulations;
+  assert.equal(listed.find((x: any) => x.id === then.body.simulationId).asOfSnapshotId, early.snapshotId);
+  assert.equal(listed.find((x: any) => x.id === now.body.simulationId).asOfSnapshotId, null);
+  const colleague = await s.newKey('default', 'charles@example.com');
+  const shared = await s.api('POST', `/simulations/${then.body.simulationId}/share`, { userIds: [colleague.userId] });
+  assert.equal(shared.body.simulation.asOfSnapshotId, early.snapshotId);
+  assert.equal((await s.api('GET', `/simulations/${then.body.simulationId}`, undefined, colleague.key)).body.simulation.asOfSnapshotId, early.snapshotId);
 
   // The conversation stays as of that snapshot; asking for another date in it is refused.
   const more = await s.api('POST', '/simulate', { scenario: { message: 'And the horses?' }, mindId, conversationId: then.body.conversationId });

@@ -277,8 +277,10 @@ test('simulate: the answer streams in with its evidence, and the conversation go
   await page.getByRole('list', { name: 'Past simulations' }).getByRole('button').first().click();
   await page.locator('.turn').nth(3).waitFor();
   assert.equal(await page.locator('.turn.user').first().innerText(), 'What would you do about taxes for the middle class?');
-  // The scope of a conversation is fixed: the selector is locked while one is open.
+  // The scope of a conversation is fixed: the selector is locked while one is open, on the scope it began with.
   assert.equal(await asOf.isDisabled(), true);
+  assert.equal(await asOf.inputValue(), '');
+  assert.equal(await asOf.locator('option:checked').innerText(), 'all linked snapshots');
 
   // A new conversation as of one snapshot: its first request carries the snapshot, the next
   // ones only the conversation.
@@ -304,7 +306,25 @@ test('simulate: the answer streams in with its evidence, and the conversation go
   assert.equal(await asOf.inputValue(), snapshot.id);
   const stored = (await server.api('GET', `/simulations/${second.conversationId}`)).body;
   assert.equal(stored.simulation.mindAssessmentId, snapshot.id);
+  assert.equal(stored.simulation.asOfSnapshotId, snapshot.id);
   assert.equal(stored.messages.length, 4);
+
+  // Reopened, a conversation shows the snapshot scope it was started with (the list says it too).
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  assert.equal(await asOf.isDisabled(), false);
+  const past = page.getByRole('list', { name: 'Past simulations' }).getByRole('button');
+  await past.nth(1).waitFor();
+  assert.match(await past.nth(0).innerText(), /^What about jobs\?\n.*\nas of snapshot of 2012-10-16$/);
+  assert.doesNotMatch(await past.nth(1).innerText(), /as of/);
+  await past.nth(1).click();
+  await page.locator('.turn.user', { hasText: 'What would you do about taxes' }).waitFor();
+  assert.equal(await asOf.inputValue(), '');
+  await past.nth(0).click();
+  await page.locator('.turn.user', { hasText: 'What about jobs?' }).waitFor();
+  assert.equal(await asOf.inputValue(), snapshot.id);
+  assert.equal(await asOf.locator('option:checked').innerText(), `snapshot of 2012-10-16 (${snapshot.id.slice(0, 8)})`);
+  assert.equal(await asOf.isDisabled(), true);
+  await shot('06-simulate-reopened');
 });
 
 test('usage shows the requests of this key', { skip: noBrowser }, async () => {

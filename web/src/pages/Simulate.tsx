@@ -16,13 +16,12 @@ interface Turn {
 interface Conversation {
   conversationId: string | null;
   simulationId: string | null;
-  /** The snapshot it answers as of ('' = all linked); fixed when it begins; unknown (undefined) for a reopened one. */
-  asOf?: string;
+  /** The snapshot it answers as of ('' = all linked snapshots): fixed when it begins, and stored with it. */
+  asOf: string;
   turns: Turn[];
 }
 
 const EMPTY: Conversation = { conversationId: null, simulationId: null, asOf: '', turns: [] };
-const FIXED = 'fixed';
 
 function turnOf(m: Message): Turn {
   const failed = m.status === 'failed';
@@ -51,6 +50,7 @@ export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; m
   const streaming = conv.turns.some((t) => t.status === 'streaming');
   const usable = snapshots.filter((s) => s.status === 'completed');
   const snapshotDate = new Map(snapshots.map((s) => [s.id, s.mindsetDate]));
+  const snapshotName = (id: string) => (snapshotDate.has(id) ? `snapshot of ${fmtDate(snapshotDate.get(id))}` : 'deleted snapshot');
 
   const lastStatus = conv.turns.at(-1)?.status;
   // A block body: an effect may return only its cleanup (newer browsers' scrollIntoView returns a promise).
@@ -102,7 +102,7 @@ export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; m
     setError(null);
     try {
       const { simulation, messages } = await client.getSimulation(id);
-      setConv({ conversationId: messages[0]?.conversationId ?? simulation.id, simulationId: simulation.id, asOf: undefined, turns: messages.map(turnOf) });
+      setConv({ conversationId: messages[0]?.conversationId ?? simulation.id, simulationId: simulation.id, asOf: simulation.asOfSnapshotId ?? '', turns: messages.map(turnOf) });
     } catch (err) {
       setError(errorText(err));
     }
@@ -129,6 +129,7 @@ export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; m
               <button type="button" className={`linkish ${conv.simulationId === s.id ? 'current' : ''}`} onClick={() => void open(s.id)}>
                 <span className="title">{s.title}</span>
                 <span className="muted small">{fmtDateTime(s.createdAt)}</span>
+                {s.asOfSnapshotId && <span className="muted small">as of {snapshotName(s.asOfSnapshotId)}</span>}
               </button>
             </li>
           ))}
@@ -139,12 +140,17 @@ export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; m
           <label title={conv.conversationId ? 'Fixed for this conversation: start a new one to change it' : 'Answer from the snapshots up to this one only'}>
             As of
             <select
-              value={conv.conversationId ? (conv.asOf ?? FIXED) : snapshotId}
+              value={conv.conversationId ? conv.asOf : snapshotId}
               disabled={Boolean(conv.conversationId)}
               onChange={(e) => setSnapshotId(e.target.value)}
               name="snapshotId"
             >
-              {conv.conversationId && conv.asOf === undefined && <option value={FIXED}>as when it began</option>}
+              {/* A reopened conversation's snapshot may have been deleted (or be unfinished) since. */}
+              {conv.conversationId && conv.asOf && !usable.some((s) => s.id === conv.asOf) && (
+                <option value={conv.asOf}>
+                  {snapshotName(conv.asOf)} ({conv.asOf.slice(0, 8)})
+                </option>
+              )}
               <option value="">all linked snapshots</option>
               {usable.map((s) => (
                 <option key={s.id} value={s.id}>
