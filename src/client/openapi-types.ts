@@ -2305,6 +2305,11 @@ export interface paths {
                              */
                             attribution: "requested" | "name" | "inferred" | null;
                             /**
+                             * @description How the mind’s words were told apart from the others’, in a sentence for people (null until the snapshot is processed)
+                             * @example The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s.
+                             */
+                            attributionNote: string | null;
+                            /**
                              * Format: date-time
                              * @example 2026-11-22T13:00:00.000Z
                              */
@@ -2390,6 +2395,8 @@ export interface paths {
                                 turns: number;
                                 words: number;
                             }[];
+                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                            speakersLabelled: boolean | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T13:00:00.000Z

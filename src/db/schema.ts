@@ -148,6 +148,12 @@ export const snapshots = pgTable('snapshots', {
   requestedSpeaker: text('requested_speaker'),
   mindSpeaker: text('mind_speaker'),
   attribution: text('attribution'),
+  /**
+   * Whether the file named its speakers. False for auto-captions and plain documents with no
+   * labels: the one voice "Speaker" is everyone who spoke, so the mind holds every voice of the
+   * file. Null until the snapshot is processed.
+   */
+  speakersLabelled: boolean('speakers_labelled'),
   speakers: jsonb('speakers').$type<{ label: string; turns: number; words: number; isMind: boolean }[]>(),
   mindWords: integer('mind_words').notNull().default(0),
   psychometricCount: integer('psychometric_count').notNull().default(0),

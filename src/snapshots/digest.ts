@@ -31,6 +31,8 @@ export interface Digest {
   turns: DigestedTurn[];
   attribution: AttributionResult;
   analysis: AnalysisResult;
+  /** False when the file named no speakers (Transcript.unlabelled): the mind's one voice is everyone's. */
+  speakersLabelled: boolean;
 }
 
 /** Context is capped so one long monologue by the interviewer does not dominate retrieval. */
@@ -47,7 +49,8 @@ export async function digestInThisThread(path: string, kind: FileKind, request: 
  */
 export function digestTranscript(transcript: Transcript, request: DigestRequest, newId: () => string = randomUUID): Digest {
   const { turns, attribution } = attributeTurns(transcript, request, newId);
-  return { turns, attribution, analysis: analyseTurns(analysisTurns(turns, transcript), { unlabelled: transcript.unlabelled === true }) };
+  const unlabelled = transcript.unlabelled === true;
+  return { turns, attribution, analysis: analyseTurns(analysisTurns(turns, transcript), { unlabelled }), speakersLabelled: !unlabelled };
 }
 
 /** The transcript's turns with ids, the mind's turns marked, and each mind turn's question. */

@@ -144,6 +144,7 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
         error: null,
         mindSpeaker: attribution.mindLabel,
         attribution: attribution.attribution,
+        speakersLabelled: digest.speakersLabelled,
         speakers: attribution.speakers,
         mindWords: analysis.mindWords,
         psychometricCount: analysis.psychometrics.length,

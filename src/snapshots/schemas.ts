@@ -150,6 +150,18 @@ export const SnapshotDetails = Type.Object({
   speakers: Type.Array(Speaker),
   mindSpeaker: Nullable(Type.String({ description: 'The speaker label taken to be the mind' })),
   attribution: Nullable(Type.String({ enum: ['requested', 'name', 'inferred'], description: 'How the mind’s speaker was chosen: the `speaker` field, a match of the mind’s name, or the speaker with the most words' })),
+  speakersLabelled: Nullable(
+    Type.Boolean({
+      description:
+        'Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed.',
+    }),
+  ),
+  attributionNote: Nullable(
+    Type.String({
+      description: 'How the mind’s words were told apart from the others’, in a sentence for people (null until the snapshot is processed)',
+      example: 'The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s.',
+    }),
+  ),
   mindWords: Type.Number(),
   transcript: Type.Optional(Type.Array(TranscriptTurn)),
   psychometrics: Type.Optional(Type.Array(Psychometric)),

@@ -290,6 +290,28 @@ export async function snapshotStatus(db: Db, caller: Caller, mindId: string, sna
   return { id: s.id, mindId: s.mindId, status: s.status, startedAt: iso(s.startedAt), completedAt: iso(s.completedAt), error: s.error };
 }
 
+/**
+ * How the mind's words were told apart from the others', for people: above all, that a file
+ * without speaker labels gave the mind every voice in it. Null until the snapshot is processed.
+ */
+export function attributionNote(s: Pick<SnapshotRow, 'status' | 'speakersLabelled' | 'attribution' | 'mindSpeaker'>): string | null {
+  if (s.status !== 'completed') return null;
+  if (s.speakersLabelled === false) {
+    return 'The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s: interviewers, moderators and other guests too, and simulations may quote their words. Upload a transcript with speaker labels to keep only this person’s words.';
+  }
+  const label = s.mindSpeaker ? `“${s.mindSpeaker}”` : 'The mind’s speaker';
+  switch (s.attribution) {
+    case 'requested':
+      return `${label} was chosen at upload (the speaker field); the other speakers’ turns are kept only as the questions the mind answered.`;
+    case 'name':
+      return `${label} matches the mind’s name; the other speakers’ turns are kept only as the questions the mind answered.`;
+    case 'inferred':
+      return `No speaker label matches the mind’s name, so ${label}, the speaker with the most words, was taken to be the mind; upload again with the speaker field to choose another.`;
+    default:
+      return null;
+  }
+}
+
 export async function snapshotDetails(db: Db, caller: Caller, mindId: string, snapshotId: string, opts: { includeTranscript?: boolean; includePsychometrics?: boolean }) {
   const s = await getSnapshotRow(db, caller, mindId, snapshotId);
   const [artifact] = await db.select().from(artifacts).where(eq(artifacts.id, s.artifactId));
@@ -299,6 +321,8 @@ export async function snapshotDetails(db: Db, caller: Caller, mindId: string, sn
     speakers: s.speakers ?? [],
     mindSpeaker: s.mindSpeaker,
     attribution: s.attribution,
+    speakersLabelled: s.speakersLabelled,
+    attributionNote: attributionNote(s),
     mindWords: s.mindWords,
   };
   if (opts.includeTranscript) {

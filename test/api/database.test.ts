@@ -38,12 +38,7 @@ describe('database', () => {
 
   test('upgrading a database with long turns keeps their full-text vectors in the row, unchanged', async () => {
     await onOldDatabase(3, async (database) => {
-      const org = '00000000-0000-4000-8000-000000000001';
-      const mind = '00000000-0000-4000-8000-000000000002';
-      await database.execute(`insert into organizations (id, name) values ('${org}', 'old')`);
-      await database.execute(`insert into minds (id, organization_id, name, slug) values ('${mind}', '${org}', 'Ada Lovelace', 'ada-lovelace')`);
-      await database.execute(`insert into artifacts (id, organization_id, mind_id, storage_key, file_name, content_type, status)
-        values ('00000000-0000-4000-8000-000000000003', '${org}', '${mind}', 'k', 'a.txt', 'text/plain', 'uploaded')`);
+      const { org, mind } = await oldMind(database);
       await database.execute(`insert into snapshots (id, organization_id, mind_id, artifact_id, mindset_date, status)
         values ('00000000-0000-4000-8000-000000000004', '${org}', '${mind}', '00000000-0000-4000-8000-000000000003', now(), 'completed')`);
       // A long turn (its vector went out of line) and a short one (it never did).
@@ -66,7 +61,35 @@ describe('database', () => {
       assert.deepEqual(found.map((r) => r.seq), [0]);
     });
   });
+
+  test('upgrading a database tells apart the snapshots of files that named no speakers', async () => {
+    await onOldDatabase(5, async (database) => {
+      const { org, mind } = await oldMind(database);
+      const snapshot = (n: number, status: string, speakers: unknown) =>
+        database.execute(`insert into snapshots (id, organization_id, mind_id, artifact_id, mindset_date, status, speakers)
+          values ('00000000-0000-4000-8000-00000000001${n}', '${org}', '${mind}', '00000000-0000-4000-8000-000000000003', now(), '${status}', $1)`, [speakers === null ? null : JSON.stringify(speakers)]);
+      const one = (label: string) => ({ label, turns: 3, words: 90, isMind: true });
+      await snapshot(0, 'completed', [one('Speaker')]); // captions: the one voice ingest calls "Speaker"
+      await snapshot(1, 'completed', [one('Ada'), { ...one('Charles'), isMind: false }]);
+      await snapshot(2, 'completed', [one('Ada')]); // a monologue, labelled
+      await snapshot(3, 'pending', null);
+      await migrate(database);
+      const { rows } = await database.execute('select id, speakers_labelled from snapshots order by id');
+      assert.deepEqual(rows.map((r) => r.speakers_labelled), [false, true, true, null]);
+    });
+  });
 });
+
+/** An organization, a mind and an artifact (…0003) in an old database, by fixed ids. */
+async function oldMind(database: Database): Promise<{ org: string; mind: string }> {
+  const org = '00000000-0000-4000-8000-000000000001';
+  const mind = '00000000-0000-4000-8000-000000000002';
+  await database.execute(`insert into organizations (id, name) values ('${org}', 'old')`);
+  await database.execute(`insert into minds (id, organization_id, name, slug) values ('${mind}', '${org}', 'Ada Lovelace', 'ada-lovelace')`);
+  await database.execute(`insert into artifacts (id, organization_id, mind_id, storage_key, file_name, content_type, status)
+    values ('00000000-0000-4000-8000-000000000003', '${org}', '${mind}', 'k', 'a.txt', 'text/plain', 'uploaded')`);
+  return { org, mind };
+}
 
 /** Runs `fn` on a new database (PGlite, or PostgreSQL with TEST_DATABASE_URL) that has only the first `count` migrations. */
 async function onOldDatabase(count: number, fn: (database: Database) => Promise<void>): Promise<void> {

@@ -31,6 +31,8 @@ describe('snapshots: upload and processing', () => {
     const details = (await s.api('GET', `/minds/${obama.id}/snapshots/${snapshotId}?includeTranscript=true&includePsychometrics=true`)).body;
     assert.equal(details.attribution, 'name');
     assert.equal(details.mindSpeaker, 'Barack H Obama');
+    assert.equal(details.speakersLabelled, true);
+    assert.match(details.attributionNote, /“Barack H Obama” matches the mind’s name/);
     assert.equal(details.artifact.kind, 'txt');
     assert.equal(details.artifact.fileName, 'debate.txt');
     assert.match(details.artifact.sha256, /^[0-9a-f]{64}$/);
@@ -39,6 +41,21 @@ describe('snapshots: upload and processing', () => {
     assert.ok(details.transcript.length > 50);
     assert.ok(details.transcript.filter((t: any) => t.isMind).every((t: any) => t.speaker === 'Barack H Obama'));
     assert.ok(details.psychometrics.some((p: any) => p.instrument === 'big_five' && p.name === 'openness'));
+  });
+
+  test('auto-captions name no speakers: the details say so, and why the mind holds every voice', async () => {
+    const res = await upload(s, obama.id, { file: { bytes: await dataFile('transcripts/us-presidential-debates/2012-10-03.vtt'), name: 'captions.vtt' }, mindsetDate: '2012-10-03' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const id = res.body.mindAssessmentId;
+    const early = (await s.api('GET', `/minds/${obama.id}/snapshots/${id}`)).body;
+    if (early.status !== 'completed') assert.equal(early.attributionNote, null, 'no note before the file is read');
+    assert.equal((await waitForSnapshot(s, obama.id, id)).status, 'completed');
+    const details = (await s.api('GET', `/minds/${obama.id}/snapshots/${id}`)).body;
+    assert.equal(details.speakersLabelled, false);
+    assert.deepEqual(details.speakers.map((sp: any) => [sp.label, sp.isMind]), [['Speaker', true]]);
+    assert.equal(details.attribution, 'inferred', 'unchanged: the one speaker, taken as the mind');
+    assert.match(details.attributionNote, /names no speakers.*every voice in it was taken to be this mind’s/);
+    assert.equal((await s.api('DELETE', `/minds/${obama.id}/snapshots/${id}`)).status, 200);
   });
 
   test('on the embedded database, ingesting refreshes planner statistics (PGlite has no autovacuum)', async (t) => {
@@ -93,6 +110,7 @@ describe('snapshots: upload and processing', () => {
     const details = (await s.api('GET', `/minds/${obama.id}/snapshots/${ok.body.mindAssessmentId}`)).body;
     assert.equal(details.attribution, 'requested');
     assert.equal(details.mindSpeaker, 'Candy Crowley');
+    assert.match(details.attributionNote, /“Candy Crowley” was chosen at upload/);
     assert.equal((await s.api('DELETE', `/minds/${obama.id}/snapshots/${ok.body.mindAssessmentId}`)).status, 200);
   });
 

@@ -137,6 +137,8 @@ test('upload a real debate transcript: progress, live status, completed', { skip
   await page.waitForFunction(() => Number(document.querySelector('.counts div:nth-child(2) dd')?.textContent) > 0);
   await row.getByRole('button', { name: '2012-10-03' }).click();
   await page.locator('.snapshot-details').getByText('2012-10-03.vtt').waitFor();
+  // Captions name no speakers: the details say why the mind holds every voice of the file.
+  assert.match(await page.locator('.snapshot-details .attribution-note.warn').innerText(), /names no speakers/);
   await shot('03-snapshot-completed');
 
   // The labelled transcripts of two debates, naming the speaker: evidence and a trajectory.

@@ -94,10 +94,16 @@ function SnapshotDetails({ mindId, snapshotId }: { mindId: string; snapshotId: s
         {s.mindSpeaker && (
           <>
             {' '}
-            · speaker “{s.mindSpeaker}”{s.attribution && <span className="muted"> ({how[s.attribution as keyof typeof how] ?? s.attribution})</span>}
+            · speaker “{s.mindSpeaker}”
+            {s.speakersLabelled === false ? (
+              <span className="muted"> (the file names no speakers)</span>
+            ) : (
+              s.attribution && <span className="muted"> ({how[s.attribution as keyof typeof how] ?? s.attribution})</span>
+            )}
           </>
         )}
       </p>
+      {s.attributionNote && <p className={s.speakersLabelled === false ? 'attribution-note warn' : 'attribution-note muted'}>{s.attributionNote}</p>}
       {s.speakers.length > 0 && (
         <ul className="speakers">
           {s.speakers.map((sp) => (
