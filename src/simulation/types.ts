@@ -17,6 +17,11 @@ export interface MemoryTurn {
   mindsetDate: Date;
   /** Order of the turn inside its transcript. */
   seq: number;
+  /**
+   * From a file that named no speakers (auto-captions): the turn is a ~120-word piece of everyone's
+   * speech, not a turn the person took, so its length says nothing about how long they speak.
+   */
+  unlabelled?: boolean;
 }
 
 /** A compact description of the person, from the analysis of their snapshots. */

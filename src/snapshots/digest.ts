@@ -53,7 +53,18 @@ export function digestTranscript(transcript: Transcript, request: DigestRequest,
   return { turns, attribution, analysis: analyseTurns(analysisTurns(turns, transcript), { unlabelled }), speakersLabelled: !unlabelled };
 }
 
-/** The transcript's turns with ids, the mind's turns marked, and each mind turn's question. */
+/**
+ * The transcript's turns with ids, the mind's turns marked, and each mind turn's question.
+ *
+ * A file that names no speakers gives no turn a question: everything is the mind's, and nothing
+ * says where someone else's question ends and the answer begins. A question-shaped caption line
+ * at the end of the previous turn is no substitute: in the auto-captions of the 2012-10-03 debate
+ * 8 of 132 turns have a line opened by a question word and an auxiliary ("how do we…") or "do
+ * you", half of them the candidates' own rhetorical questions ("so what did we do we stepped
+ * in…"), while the moderator's questions run on inside a line ("and let's begin with jobs what
+ * are the major differences between the two of you…"). Labelled captions without punctuation do
+ * get their questions; the engine tells which of those ask something by their shape (`asksSomething`).
+ */
 export function attributeTurns(transcript: Transcript, request: DigestRequest, newId: () => string = randomUUID): { turns: DigestedTurn[]; attribution: AttributionResult } {
   const attribution = attributeSpeaker(transcript, { mindName: request.mindName, requestedSpeaker: request.requestedSpeaker });
   let lastOther: string | null = null;

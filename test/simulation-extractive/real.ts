@@ -8,6 +8,7 @@
 import { analyseTurns, buildProfile, personaFromProfile } from '../../src/analysis/index.ts';
 import { parseInThisThread } from '../../src/ingest/parse.ts';
 import { createExtractiveEngine } from '../../src/simulation/extractive/index.ts';
+import { digestTranscript } from '../../src/snapshots/digest.ts';
 import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
 
 export const TRANSCRIPTS = new URL('../../../shared/data/transcripts/', import.meta.url);
@@ -51,6 +52,21 @@ export const obama2012 = () =>
     ['us-presidential-debates/2012-10-16.said.txt', '2012-10-16'],
     ['us-presidential-debates/2012-10-22.said.txt', '2012-10-22'],
   ]);
+/**
+ * Auto-captions of the first 2012 debate (no speaker names, no punctuation), digested as the
+ * snapshot pipeline digests them for a mind "Barack Obama": one voice holding everyone's words.
+ */
+export async function captions2012(): Promise<RealMind> {
+  const path = 'us-presidential-debates/2012-10-03.vtt';
+  const transcript = await parseInThisThread(new URL(path, TRANSCRIPTS).pathname, 'vtt');
+  let n = 0;
+  const digest = digestTranscript(transcript, { mindName: 'Barack Obama', requestedSpeaker: null }, () => `${path}#${n++}`);
+  const mindsetDate = new Date('2012-10-03');
+  const memory = digest.turns.filter((t) => t.isMind).map((t) => ({ turnId: t.id, snapshotId: path, text: t.text, context: t.context, startMs: t.startMs, mindsetDate, seq: t.seq, unlabelled: !digest.speakersLabelled }));
+  const profile = buildProfile([{ snapshotId: path, mindsetDate, mindWords: digest.analysis.mindWords, psychometrics: digest.analysis.psychometrics, keyTopics: digest.analysis.keyTopics, findings: digest.analysis.findings }]);
+  return { name: 'Barack Obama', memory, persona: personaFromProfile('Barack Obama', profile), otherSpeakers: [] };
+}
+
 export const elon = () => loadMind('Elon Musk', [['lex-fridman-podcast/400-elon-musk.txt', '2023-11-09']]);
 export const moesta = () => loadMind('Bob Moesta', [['lennys-podcast/bob-moesta.transcript.md.txt', '2023-01-01']]);
 

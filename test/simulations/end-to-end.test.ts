@@ -52,3 +52,32 @@ test('an uploaded real transcript answers a question on taxes with Obama\'s own 
   const sim = await s.api('GET', `/simulations/${res.body.simulationId}`);
   assert.equal(sim.body.simulation.mindAssessmentId, snapshotId);
 });
+
+test('auto-captions (no speaker names, no punctuation): a question is answered with a few caption lines, not a block of a turn', async () => {
+  const mind = (await s.api('POST', '/minds', { name: 'Barack Obama' })).body.mind;
+  const bytes = await readFile(new URL('us-presidential-debates/2012-10-03.vtt', TRANSCRIPTS));
+  const fd = new FormData();
+  fd.append('file', new Blob([bytes], { type: 'text/vtt' }), '2012-10-03.vtt');
+  fd.append('mindsetDate', '2012-10-03');
+  const created = await s.api('POST', `/minds/${mind.id}/snapshots`, fd);
+  assert.equal(created.status, 200, JSON.stringify(created.body));
+  const snapshotId = created.body.mindAssessmentId;
+  const deadline = Date.now() + 60_000;
+  let details: any;
+  do {
+    await new Promise((r) => setTimeout(r, 100));
+    details = (await s.api('GET', `/minds/${mind.id}/snapshots/${snapshotId}?includeTranscript=true`)).body;
+  } while (details.status !== 'completed' && details.status !== 'failed' && Date.now() < deadline);
+  assert.equal(details.status, 'completed');
+  assert.equal(details.speakersLabelled, false, 'the mind holds every voice of the file, and the details say so');
+
+  const res = await s.api('POST', '/simulate', { scenario: { message: 'What would you do about taxes?' }, mindId: mind.id });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.ok(res.body.message.length < 600, `${res.body.message.length} characters: ${res.body.message}`);
+  assert.match(res.body.evidence[0].quote, /tax/);
+  const text = new Map(details.transcript.map((t: any) => [t.id, t.text]));
+  for (const e of res.body.evidence) {
+    assert.ok(e.quote.length <= 300, `a few lines, not a block: ${e.quote.length} characters`);
+    assert.ok((text.get(e.turnId) as string).includes(e.quote), 'an exact quote of its turn');
+  }
+});

@@ -13,8 +13,8 @@
 import type { Evidence, MemoryTurn, PersonaCard } from '../types.ts';
 import type { FollowUpKind, QueryTerm } from './query.ts';
 import type { RankedTurn } from './rank.ts';
-import { contentStems, quoteRoles, quotesBalanced, sentences, words, type SentenceSpan } from './text.ts';
-import { indexTurn } from './turn-index.ts';
+import { contentStems, quoteRoles, quotesBalanced, spokenSentences, words, type SentenceSpan } from './text.ts';
+import { indexTurn, sentencesOf } from './turn-index.ts';
 
 /** Turns scoring below this share of the best usable one are not drawn from. */
 const MIN_RELATIVE_TURN_SCORE = 0.3;
@@ -91,34 +91,44 @@ function roughWords(text: string): number {
 
 /** Enough answers to questions in memory to say how long this person answers one. */
 const MIN_ANSWERS_FOR_LENGTH = 5;
+/**
+ * How long an answer drawn only from files that named no speakers is (words): their turns are
+ * ~120-word pieces of everyone's speech, so nothing in memory says how long the person speaks, and
+ * each caption line beyond the few on the question is as likely someone else's. About four caption
+ * lines (pseudo-sentences run 6–30 words, 14 on average in the debates' auto-captions).
+ */
+export const UNLABELLED_ANSWER_WORDS = 60;
 
 /**
  * How long the person usually answers: asked a question, the mean length of the turns in memory
  * that answered one (people answer questions at more length than they take turns in general:
  * 30–60% more in the debates and interviews); otherwise, or with too few of those, their usual
  * words per turn (from the persona, else the mean over memory, as the persona measures it).
+ * Turns from files without speaker labels do not count (see UNLABELLED_ANSWER_WORDS).
  */
 export function usualLength(persona: PersonaCard, memory: readonly MemoryTurn[], question: boolean): number {
+  const labelled = memory.filter((t) => !t.unlabelled);
   if (question) {
     const answers: number[] = [];
-    for (const t of memory) {
+    for (const t of labelled) {
       const indexed = indexTurn(t); // cached per turn: no tokenising on every request
       if (indexed.context.asks) answers.push(indexed.text.words);
     }
     if (answers.length >= MIN_ANSWERS_FOR_LENGTH) return mean(answers);
   }
   const styled = persona.style.wordsPerTurn;
-  return typeof styled === 'number' && styled > 0 ? styled : mean(memory.map((t) => indexTurn(t).text.words));
+  if (typeof styled === 'number' && styled > 0) return styled;
+  return labelled.length > 0 ? mean(labelled.map((t) => indexTurn(t).text.words)) : UNLABELLED_ANSWER_WORDS;
 }
 
 /**
  * How many words the answer should have: between how long the person usually answers
  * (usualLength) and how long they answered the most similar questions (median of the best
- * three), as a geometric mean so neither dominates.
+ * three, those with speaker labels), as a geometric mean so neither dominates.
  */
 export function wordBudget(persona: PersonaCard, memory: readonly MemoryTurn[], sources: readonly RankedTurn[], question = false): number {
   const usual = usualLength(persona, memory, question);
-  const similar = median(sources.slice(0, 3).map((r) => indexTurn(r.turn).text.words));
+  const similar = median(sources.slice(0, 3).flatMap((r) => (r.turn.unlabelled ? [] : [indexTurn(r.turn).text.words])));
   const raw = usual > 0 && similar > 0 ? Math.sqrt(usual * similar) : usual || similar;
   return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, raw)));
 }
@@ -222,12 +232,15 @@ export class AlreadySaid {
     const byId = new Map(memory.map((t) => [t.turnId, t]));
     for (const e of evidence) {
       this.citedTurns.add(e.turnId);
-      for (const s of sentences(e.quote)) {
+      const turn = byId.get(e.turnId);
+      const at = turn ? turn.text.indexOf(e.quote) : -1;
+      // The quote's sentences as its turn splits them (a quote of a few caption lines is those
+      // lines), or as the quote alone splits when its turn is not in memory.
+      const quoted = at < 0 ? spokenSentences(e.quote) : sentencesOf(turn!).filter((s) => s.start < at + e.quote.length && s.end > at);
+      for (const s of quoted) {
         const v = new Set(contentStems(s.text));
         if (v.size > 0) this.vocabularies.push(v);
       }
-      const turn = byId.get(e.turnId);
-      const at = turn ? turn.text.indexOf(e.quote) : -1;
       if (at < 0) continue;
       const list = this.spans.get(e.turnId) ?? [];
       list.push([at, at + e.quote.length]);
@@ -293,7 +306,7 @@ interface Candidate extends UsedSentence {
 
 /** Sentences of `turn` as candidates, with their relevance; unusable and already-said ones left out. */
 function candidatesOf(r: RankedTurn, turnScore: number, input: ComposeInput, weight: ReadonlyMap<string, number>): Candidate[] {
-  const spans = sentences(r.turn.text);
+  const spans = sentencesOf(r.turn);
   const out: Candidate[] = [];
   // A turn found through the question it answered opens with the answer to it.
   let asked = 0;

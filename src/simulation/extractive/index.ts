@@ -22,7 +22,7 @@ export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
 export { composeAnswer, wordBudget, Addressees, AlreadySaid, usableSpan, type Composition, type UsedSentence } from './compose.ts';
 export { nothingRelevantAnswer, phraseForReply } from './replies.ts';
 export { feelingOf, describeFeeling, type Feeling } from './sentiment.ts';
-export { sentences, words, stem, contentStems, type SentenceSpan } from './text.ts';
+export { sentences, spokenSentences, words, stem, contentStems, type SentenceSpan } from './text.ts';
 
 export const EXTRACTIVE_MODEL_ID = 'mindprint-extractive-1';
 

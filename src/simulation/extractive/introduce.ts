@@ -8,7 +8,8 @@
 import type { MemoryTurn, PersonaCard } from '../types.ts';
 import { usableSpan, type AlreadySaid, type Addressees, type UsedSentence } from './compose.ts';
 import type { SocialIntent } from './query.ts';
-import { contentStems, sentences, words } from './text.ts';
+import { contentStems, isQuestion, words } from './text.ts';
+import { sentencesOf } from './turn-index.ts';
 
 /** How people describe themselves, with how strongly each says "this is who I am". */
 const SELF_CUES: [RegExp, number][] = [
@@ -43,9 +44,9 @@ interface Scored {
 function selfDescriptions(memory: readonly MemoryTurn[], addressees: Addressees, saidBefore: AlreadySaid): Scored[] {
   const out: Scored[] = [];
   for (const turn of memory) {
-    sentences(turn.text).forEach((raw, index) => {
+    sentencesOf(turn).forEach((raw, index) => {
       // Questions, wishes and sentences pointing back at something said before introduce no one.
-      if (/\?\W*$/.test(raw.text) || /\b(if I were|would I|I wish I)\b/i.test(raw.text) || ANAPHORIC_START.test(raw.text)) return;
+      if (isQuestion(raw.text) || /\b(if I were|would I|I wish I)\b/i.test(raw.text) || ANAPHORIC_START.test(raw.text)) return;
       let cue = 0;
       for (const [re, w] of SELF_CUES) if (re.test(raw.text)) cue += w;
       if (cue === 0) return;
@@ -66,7 +67,7 @@ function selfDescriptions(memory: readonly MemoryTurn[], addressees: Addressees,
 function ownGreeting(memory: readonly MemoryTurn[], addressees: Addressees): UsedSentence | null {
   let best: { u: UsedSentence; n: number } | null = null;
   for (const turn of memory) {
-    sentences(turn.text).forEach((raw, index) => {
+    sentencesOf(turn).forEach((raw, index) => {
       if (!GREETING_CUES.test(raw.text)) return;
       const span = usableSpan(raw, addressees);
       const n = span ? words(span.text).length : 0;

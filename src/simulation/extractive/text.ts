@@ -3,6 +3,7 @@
  * content terms and sentence spans. Everything here is pure and deterministic.
  */
 import { stemmer } from 'stemmer';
+import { countTerminators, isUnpunctuated, pseudoSentenceSpans, punctuationCounts } from '../../ingest/pseudo-sentences.ts';
 import { STOPWORDS } from './stopwords.ts';
 
 /** Curly apostrophes appear in human transcripts; they are folded to ASCII. */
@@ -139,6 +140,51 @@ export function sentences(text: string): SentenceSpan[] {
   }
   pushSpan(text, start, text.length, spans);
   return spans;
+}
+
+/**
+ * The sentences of something a person said, as a transcript holds it: split at its punctuation
+ * (`sentences`) — or, when it has none to speak of (auto-captions: a lower-case word stream, one
+ * terminator per 60 words at most), its pseudo-sentences: the lines ingest cut it into where a
+ * new sentence most likely starts, each cut again the same way when longer than 30 words
+ * (src/ingest/pseudo-sentences.ts). Either way every span is an exact substring.
+ */
+export function spokenSentences(text: string): SentenceSpan[] {
+  if (!unpunctuated(text)) return sentences(text);
+  return pseudoSentenceSpans(text).map(({ start, end }) => ({ start, end, text: text.slice(start, end) }));
+}
+
+/**
+ * A sentence without punctuation that asks: opened by a question word and straight away an
+ * auxiliary with its subject ("how would you…", "what are the…", "which plan do you…"), or by an
+ * auxiliary and "you" ("do you think…"). Not "what I've said is…", "how we…" or "when I was…".
+ */
+const QUESTION_SHAPE =
+  /^(?:(?:and|but|so|now|well|okay|ok)\s+)?(?:(?:what|why|how|where|which|who)\s+(?:\S+\s+)?(?:do|does|did|would|will|can|could|should|are|is|was|were|have|has)\s+(?:you|your|we|they|he|she|it|the|there|i)\b|(?:do|does|did|would|will|can|could|should|are|is|have|has)\s+(?:you|your)\b)/i;
+
+/** Whether a sentence asks something: it ends in "?", or, unpunctuated (a caption line), it has the shape of a question. */
+export function isQuestion(sentence: string): boolean {
+  if (/\?\W*$/.test(sentence)) return true;
+  return !/[.!?\u2026]/.test(sentence) && QUESTION_SHAPE.test(sentence.trim());
+}
+
+/**
+ * isUnpunctuated, without counting the words of text that has a terminator every 120 characters
+ * (no more than 60 words: words average well over two characters with their space).
+ */
+function unpunctuated(text: string): boolean {
+  const terminators = countTerminators(text);
+  if (terminators > 0 && terminators * 120 >= text.length) return false;
+  return isUnpunctuated({ words: punctuationCounts(text).words, terminators });
+}
+
+/**
+ * Whether `text` (a turn) asks something: it has a "?" — or, unpunctuated, one of its
+ * pseudo-sentences has the shape of a question.
+ */
+export function asksSomething(text: string): boolean {
+  if (text.includes('?')) return true;
+  return unpunctuated(text) && spokenSentences(text).some((s) => isQuestion(s.text));
 }
 
 /** A quotation longer than this is taken for a stray quote mark, and sentences end inside it. */

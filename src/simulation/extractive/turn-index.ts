@@ -4,9 +4,11 @@
  * sorted array of interned term ids: counting a query term in a turn is then a binary search,
  * and ranking hundreds of candidates costs well under a millisecond once they are cached.
  * The cache is keyed by turn id and checked against the text, so a changed turn is re-read.
+ * A turn's sentences are cached the same way (composing and introducing split the same turns
+ * request after request).
  */
 import type { MemoryTurn } from '../types.ts';
-import { rawWords, termOf } from './text.ts';
+import { asksSomething, rawWords, spokenSentences, termOf, type SentenceSpan } from './text.ts';
 
 /** One field of a turn: its content-term ids, sorted (repeats kept), and its content length. */
 export interface FieldIndex {
@@ -14,7 +16,7 @@ export interface FieldIndex {
   length: number;
   /** Word tokens in all (content or not): the field's length as spoken. */
   words: number;
-  /** Whether the field asks something (contains "?"). */
+  /** Whether the field asks something (contains "?", or a question-shaped caption line: `asksSomething`). */
   asks: boolean;
 }
 
@@ -68,7 +70,7 @@ function indexField(text: string | null): FieldIndex {
     if (s) ids.push(termId(s));
   }
   const terms = Uint32Array.from(ids).sort();
-  return { terms, length: terms.length, words: raws.length, asks: text.includes('?') };
+  return { terms, length: terms.length, words: raws.length, asks: asksSomething(text) };
 }
 
 /** The indexed text and context of `turn`, from the cache when the text is unchanged. */
@@ -100,4 +102,20 @@ export function countOf(field: FieldIndex, id: number): number {
   let end = lo;
   while (end < a.length && a[end] === id) end++;
   return end - lo;
+}
+
+const sentenceCache = new Map<string, { text: string; spans: readonly SentenceSpan[] }>();
+
+/** The sentences of `turn` (`spokenSentences`), from the cache when its text is unchanged. */
+export function sentencesOf(turn: MemoryTurn): readonly SentenceSpan[] {
+  const hit = sentenceCache.get(turn.turnId);
+  if (hit && hit.text === turn.text) {
+    sentenceCache.delete(turn.turnId);
+    sentenceCache.set(turn.turnId, hit);
+    return hit.spans;
+  }
+  const spans = spokenSentences(turn.text);
+  if (sentenceCache.size >= CACHE_LIMIT) sentenceCache.delete(sentenceCache.keys().next().value!);
+  sentenceCache.set(turn.turnId, { text: turn.text, spans });
+  return spans;
 }
