@@ -9,6 +9,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
 import { registerErrorHandling } from './http/errors.ts';
+import { jsonBodyParser } from './http/json-body.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { mindRoutes } from './minds/routes.ts';
@@ -85,13 +86,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       // this, Fastify's built-in text/plain parser would hand a string to the JSON schemas (400
       // instead of 415). Signed uploads are outside this scope, with their own raw parser.
       api.removeContentTypeParser('text/plain');
-      // An empty JSON body is no body (curl -X POST with only a content-type, a DELETE from a client
-      // that always sends one): routes whose body is all optional accept it, others answer 400.
-      const parseJson = app.getDefaultJsonParser('error', 'error');
       api.removeContentTypeParser('application/json');
-      api.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
-        body === '' ? done(null, undefined) : parseJson(req, body as string, done),
-      );
+      api.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app));
       api.addHook('onRequest', async (req) => {
         req.caller = await ctx.auth.authenticate(req);
       });

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
@@ -88,8 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const bootstrapKey = optional(env, 'MINDPRINT_BOOTSTRAP_KEY');
-  if (bootstrapKey && bootstrapKey.length < 16) {
-    throw new ConfigError('MINDPRINT_BOOTSTRAP_KEY', 'must be at least 16 characters');
+  if (bootstrapKey && !looksLikeKey(bootstrapKey)) {
+    throw new ConfigError('MINDPRINT_BOOTSTRAP_KEY', `must be ${MIN_KEY_LENGTH}-${MAX_KEY_LENGTH} printable ASCII characters without spaces (it is sent as "Authorization: Bearer <key>")`);
   }
   const storageUrl = optional(env, 'MINDPRINT_STORAGE_URL');
   if (storageUrl && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(storageUrl)) {

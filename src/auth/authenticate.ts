@@ -9,7 +9,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { apiKeys } from '../db/schema.ts';
 import { unauthorized } from '../http/errors.ts';
-import { hashKey, looksLikeKey } from './keys.ts';
+import { looksLikeKey } from './key-shape.ts';
+import { hashKey } from './keys.ts';
 
 export interface Caller {
   organizationId: string;

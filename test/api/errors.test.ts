@@ -16,6 +16,12 @@ describe('errors', () => {
     assert.deepEqual((await s.api('GET', '/minds')).body.minds, []);
   });
 
+  test('a "__proto__" key is refused by name, not as invalid JSON, and changes nothing', async () => {
+    await assertInvalid(s, 'POST', '/minds', '{"name": "Proto", "socialMedia": {"x": {"__proto__": {"admin": true}}}}', /^body\.socialMedia\.x\.__proto__ is refused.*not accepted/);
+    await assertInvalid(s, 'POST', '/minds', '{"name": "Proto", "socialMedia": {"constructor": {"prototype": {}}}}', /^body\.socialMedia\.constructor\.prototype is refused/);
+    assert.deepEqual((await s.api('GET', '/minds')).body.minds, []);
+  });
+
   test('a wrong content type is 415', async () => {
     const res = await s.api('POST', '/minds', 'name=x', undefined, { 'content-type': 'application/x-www-form-urlencoded' });
     assert.equal(res.status, 415);
