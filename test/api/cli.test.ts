@@ -37,6 +37,22 @@ describe('mindprint CLI', () => {
     }
   });
 
+  test('migrate on a fresh store applies every migration, and again is a no-op; a server then starts on it', async () => {
+    const store = await freshStore();
+    try {
+      const first = await cli(['migrate'], store.env);
+      assert.equal(first.code, 0, first.stderr);
+      const again = await cli(['migrate'], store.env);
+      assert.equal(again.code, 0, again.stderr);
+      // The store is usable as migrated: keys can be created and listed in it.
+      const created = await cli(['keys', 'create', '--org', 'migrated', '--user', 'm@example.com', '--json'], store.env);
+      assert.equal(created.code, 0, created.stderr);
+      assert.match((await cli(['keys', 'list', '--org', 'migrated'], store.env)).stdout, new RegExp(JSON.parse(created.stdout).keyId));
+    } finally {
+      await store.remove();
+    }
+  });
+
   test('a bad setting stops start-up with a message naming the variable', async () => {
     const r = await cli(['migrate'], { PORT: 'eighty' });
     assert.equal(r.code, 1);
