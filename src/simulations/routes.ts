@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../http/schemas.ts';
+import { clientGoneSignal } from '../http/client-gone.ts';
 import { createRun, executeRun, httpErrorOf, prepareRun, runErrorOf, type RunServices } from './run.ts';
 import {
   ListSimulationsQuery,
@@ -64,6 +65,8 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
         },
       },
     }, async (req, reply) => {
+      // Listening from the start: a client that leaves while the run is prepared cancels it too.
+      const gone = clientGoneSignal(reply);
       const run = await prepareRun(s, req.caller, req.body);
 
       if (req.body.runInBackground) {
@@ -74,14 +77,14 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
       const ids = await createRun(s, run, 'now');
       if (!req.body.stream) {
         try {
-          const result = await executeRun(s, run.scope, run.engine, ids, run.message);
+          const result = await executeRun(s, run.scope, run.engine, ids, run.message, { signal: gone });
           return { message: result.text, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId, model: run.engine.id, evidence: result.evidence, analysis: result.analysis };
         } catch (err) {
           throw httpErrorOf(err, ids);
         }
       }
 
-      const sse = openSse(reply);
+      const sse = openSse(reply, gone);
       sse.send('start', { simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
       executeRun(s, run.scope, run.engine, ids, run.message, { signal: sse.signal, onDelta: (text) => sse.send('delta', { text }) }).then(
         (result) => sse.end('done', { message: result.text, evidence: result.evidence, analysis: result.analysis, model: run.engine.id }),

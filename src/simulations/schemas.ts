@@ -6,7 +6,10 @@ export const User = Type.Object({
   id: Uuid,
   name: Type.String({ example: 'Grace Hopper' }),
   email: Type.String({ example: 'grace@example.com' }),
-  imageUrl: Nullable(Type.String({ example: 'https://example.com/grace.png' })),
+  imageUrl: Type.String({
+    description: "The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)",
+    example: 'https://example.com/grace.png',
+  }),
   createdAt: Timestamp,
 });
 export type User = Static<typeof User>;

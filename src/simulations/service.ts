@@ -11,6 +11,7 @@ import { simulations, simulationShares, users } from '../db/schema.ts';
 import { forbidden, invalid, notFound } from '../http/errors.ts';
 import { iso } from '../http/schemas.ts';
 import type { ListSimulationsQuery, Message, ShareBody, Simulation, User } from './schemas.ts';
+import { avatarDataUrl } from './avatar.ts';
 
 export interface SimulationAccess {
   id: string;
@@ -83,7 +84,7 @@ export const toUser = (u: { id: string; name: string; email: string; imageUrl: s
   id: u.id,
   name: u.name,
   email: u.email,
-  imageUrl: u.imageUrl,
+  imageUrl: u.imageUrl ?? avatarDataUrl(u),
   createdAt: iso(u.createdAt)!,
 });
 

@@ -1,7 +1,7 @@
 /**
  * Server-sent events for a streamed simulation. The reply body is a PassThrough that Fastify
- * pipes to the socket, so the request keeps its normal lifecycle (usage, logging); a closed
- * socket is noticed on the raw response and turned into an AbortSignal for the engine.
+ * pipes to the socket, so the request keeps its normal lifecycle (usage, logging); a client that
+ * leaves aborts the engine through the request's clientGoneSignal (src/http/client-gone.ts).
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
@@ -19,15 +19,11 @@ export interface SseChannel {
   end(event: string, data: unknown): void;
 }
 
-export function openSse(reply: FastifyReply): SseChannel {
+/** Opens the event stream of `reply`; `signal` is the request's clientGoneSignal. */
+export function openSse(reply: FastifyReply, signal: AbortSignal): SseChannel {
   const stream = new PassThrough();
   // Writes after the client left are dropped; an error here has nowhere to go.
   stream.on('error', () => {});
-  const controller = new AbortController();
-  let ended = false;
-  reply.raw.on('close', () => {
-    if (!ended || !reply.raw.writableFinished) controller.abort();
-  });
   reply
     .header('content-type', 'text/event-stream; charset=utf-8')
     .header('cache-control', 'no-cache, no-transform')
@@ -35,12 +31,11 @@ export function openSse(reply: FastifyReply): SseChannel {
   const writable = () => !stream.destroyed && !stream.writableEnded;
   return {
     stream,
-    signal: controller.signal,
+    signal,
     send(event, data) {
       if (writable()) stream.write(sseFrame(event, data));
     },
     end(event, data) {
-      ended = true;
       if (writable()) stream.end(sseFrame(event, data));
     },
   };

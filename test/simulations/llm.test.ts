@@ -148,6 +148,32 @@ test('a client that disconnects mid-stream cancels the generation; the message e
   assert.equal(fake.chatRequests()[0]!.aborted, true);
 });
 
+test('a client that leaves a plain (not streamed) request cancels the generation too', async () => {
+  fake.setReply(scripted({ chunks: Array.from({ length: 40 }, (_, i) => `word${i} `), chunkDelayMs: 100 }));
+  const before = (await s.api('GET', `/simulations?mindId=${mindId}&limit=100`)).body.count;
+  const controller = new AbortController();
+  const request = fetch(`${s.base}/simulate`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL }),
+    signal: controller.signal,
+  });
+  // Leave once the provider is generating.
+  while (fake.chatRequests().length === 0) await new Promise((r) => setTimeout(r, 20));
+  controller.abort();
+  await assert.rejects(request);
+
+  const list = (await s.api('GET', `/simulations?mindId=${mindId}&limit=100`)).body;
+  assert.equal(list.count, before + 1);
+  const simulationId = list.simulations[0].id;
+  const messages = (await s.api('GET', `/simulations/${simulationId}`)).body.messages;
+  const message = await waitForMessage(s, simulationId, messages.at(-1).id);
+  assert.equal(message.status, 'failed');
+  assert.equal(message.errors[0].code, 'aborted');
+  await fake.chatRequests()[0]!.closed;
+  assert.equal(fake.chatRequests()[0]!.aborted, true, "the provider's request was cancelled");
+});
+
 test('while an answer streams, the conversation shows the text so far', async () => {
   fake.setReply(scripted({ chunks: Array.from({ length: 30 }, (_, i) => `word${i} `), chunkDelayMs: 100 }));
   const stream = await openStream(s, { scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL });

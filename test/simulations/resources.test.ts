@@ -37,6 +37,11 @@ test('GET /users lists the users of the caller\'s organization only', async () =
   assert.equal(res.status, 200);
   assert.deepEqual(res.body.users.map((u: any) => u.email).sort(), ['admin@localhost', 'bob@example.com', 'carol@example.com']);
   for (const u of res.body.users) assert.deepEqual(Object.keys(u).sort(), ['createdAt', 'email', 'id', 'imageUrl', 'name']);
+  // User.imageUrl is a string (spec 2): users without a picture get their initials as an SVG.
+  const carol = res.body.users.find((u: any) => u.email === 'carol@example.com');
+  assert.match(carol.imageUrl, /^data:image\/svg\+xml;base64,/);
+  const svg = Buffer.from(carol.imageUrl.split(',')[1], 'base64').toString();
+  assert.match(svg, /^<svg [^>]*>.*<text [^>]*>C\p{Lu}?<\/text><\/svg>$/u, `${carol.name}: ${svg}`);
   const other = await s.api('GET', '/users', undefined, eve.key);
   assert.deepEqual(other.body.users.map((u: any) => u.email), ['eve@example.org']);
   assert.equal((await s.api('GET', '/users', undefined, null)).status, 401);
