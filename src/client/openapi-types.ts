@@ -4590,8 +4590,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 }[];
@@ -4615,8 +4618,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 };
@@ -4857,8 +4863,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 }[];
@@ -4882,8 +4891,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 };
@@ -5247,8 +5259,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 }[];
@@ -5272,8 +5287,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 };
@@ -5546,8 +5564,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 }[];
@@ -5571,8 +5592,11 @@ export interface paths {
                                      * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                      */
                                     id: string;
-                                    /** @example https://example.com/grace.png */
-                                    imageUrl: string | null;
+                                    /**
+                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                     * @example https://example.com/grace.png
+                                     */
+                                    imageUrl: string;
                                     /** @example Grace Hopper */
                                     name: string;
                                 };
@@ -6476,8 +6500,11 @@ export interface paths {
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 id: string;
-                                /** @example https://example.com/grace.png */
-                                imageUrl: string | null;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
                                 /** @example Grace Hopper */
                                 name: string;
                             }[];
