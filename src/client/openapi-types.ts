@@ -4798,7 +4798,7 @@ export interface paths {
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
                                 startedAt: string | null;
-                                /** @description A user message is `completed`. An assistant message is `pending` while a background run waits for a worker, `streaming` while its answer is being produced (in a background job, or inside the request whether or not it is streamed to the client), then `completed`, or `failed` with `errors`. */
+                                /** @description A user message is `completed`. An assistant message of a background run is `pending` until its answer is stored (`startedAt` is set once a worker takes it); one answered inside the request is `streaming` while the answer is produced, whether or not it is streamed to the client. Then `completed`, or `failed` with `errors`. */
                                 status: "pending" | "streaming" | "completed" | "failed";
                                 /**
                                  * Format: date-time

@@ -76,7 +76,7 @@ export const Message = Type.Object({
   role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
   status: Type.Union([Type.Literal('pending'), Type.Literal('streaming'), Type.Literal('completed'), Type.Literal('failed')], {
     description:
-      'A user message is `completed`. An assistant message is `pending` while a background run waits for a worker, `streaming` while its answer is being produced (in a background job, or inside the request whether or not it is streamed to the client), then `completed`, or `failed` with `errors`.',
+      'A user message is `completed`. An assistant message of a background run is `pending` until its answer is stored (`startedAt` is set once a worker takes it); one answered inside the request is `streaming` while the answer is produced, whether or not it is streamed to the client. Then `completed`, or `failed` with `errors`.',
   }),
   framework: Type.String({
     description: 'What produced the message: always `mindprint` (this service and its engines; `content.model` names the model). Other Mind Simulation Service implementations may name theirs (e.g. `react`).',
