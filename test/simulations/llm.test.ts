@@ -224,6 +224,12 @@ test('background run whose first attempt is lost (hangs past the job expiry) is 
   try {
     const res = await s.api('POST', '/simulate', { scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: MODEL, runInBackground: true });
     assert.equal(res.status, 200);
+    // While the first attempt waits on the provider, the answer shows as pending, taken by a worker.
+    while (answerCalls === 0) await new Promise((r) => setTimeout(r, 20));
+    const meanwhile = (await s.api('GET', `/simulations/${res.body.simulationId}`)).body.messages.find((m: any) => m.id === res.body.messageId);
+    assert.equal(meanwhile.status, 'pending');
+    assert.ok(meanwhile.startedAt, 'startedAt is set once a worker takes the run');
+    assert.equal(meanwhile.completedAt, null);
     const message = await waitForMessage(s, res.body.simulationId, res.body.messageId, s.key, 40_000);
     assert.equal(message.status, 'completed', JSON.stringify(message));
     assert.equal(message.content.text, ANSWER);
