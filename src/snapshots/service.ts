@@ -44,8 +44,10 @@ export const toSnapshot = (s: SnapshotRow): Snapshot => ({
 
 export const tmpDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'tmp');
 
+/** Every stored artifact lives under this folder (the artifact sweeper lists it). */
+export const ARTIFACTS_PREFIX = 'org/';
 /** Everything stored for a mind lives under this folder, so deleting the mind deletes the folder. */
-const mindPrefix = (organizationId: string, mindId: string) => `org/${organizationId}/mind/${mindId}/`;
+const mindPrefix = (organizationId: string, mindId: string) => `${ARTIFACTS_PREFIX}${organizationId}/mind/${mindId}/`;
 /** Where an artifact's bytes live once it is usable. */
 const storageKey = (organizationId: string, mindId: string, artifactId: string) => `${mindPrefix(organizationId, mindId)}${artifactId}`;
 /**
@@ -57,8 +59,37 @@ const incomingKey = (organizationId: string, mindId: string, artifactId: string)
 
 type ArtifactRow = typeof artifacts.$inferSelect;
 
-/** Every key that may hold bytes of an artifact (a replayed presigned PUT can refill its incoming key). */
-const keysOf = (a: Pick<ArtifactRow, 'id' | 'organizationId' | 'mindId' | 'storageKey'>) => [...new Set([a.storageKey, incomingKey(a.organizationId, a.mindId, a.id)])];
+/**
+ * Every key that may hold bytes of an artifact: its storage key, its incoming key (a replayed
+ * presigned PUT can refill it) and its own key (a confirmation cut short may have copied there).
+ */
+export const keysOf = (a: Pick<ArtifactRow, 'id' | 'organizationId' | 'mindId' | 'storageKey'>) =>
+  [...new Set([a.storageKey, incomingKey(a.organizationId, a.mindId, a.id), storageKey(a.organizationId, a.mindId, a.id)])];
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const ARTIFACT_KEY = new RegExp(`^${ARTIFACTS_PREFIX}(${UUID})/mind/(${UUID})/(?:incoming/)?(${UUID})$`);
+
+/** Whose artifact a stored key belongs to, or null for a key in no shape this service writes. */
+export function parseArtifactKey(key: string): { organizationId: string; mindId: string; artifactId: string } | null {
+  const m = ARTIFACT_KEY.exec(key);
+  return m ? { organizationId: m[1]!, mindId: m[2]!, artifactId: m[3]! } : null;
+}
+
+/**
+ * How long a signed upload URL works. The artifact row does not store its URL's expiry: it is
+ * created_at + this, give or take the moment between signing and the insert (the sweeper relies
+ * on that).
+ */
+export const SIGNED_URL_SECONDS = 3600;
+
+/**
+ * While an artifact is `uploading`, uploaded_at holds when that upload (or a presigned upload's
+ * confirmation) began, so the sweeper can tell one a crash cut short; once `uploaded`, it is
+ * when the bytes were stored.
+ */
+const startUploading = () => ({ status: 'uploading', uploadedAt: new Date() });
+/** Back to waiting for the signed URL's PUT; the attempt's start time goes with it. */
+const backToAwaiting = () => ({ status: 'awaiting_upload', uploadedAt: null });
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
@@ -215,7 +246,7 @@ async function readyArtifact(ctx: AppContext, caller: Caller, mindId: string, ar
   // Claim the first use, so two requests do not confirm (and copy) one upload at once.
   const [claimed] = await ctx.db
     .update(artifacts)
-    .set({ status: 'uploading' })
+    .set(startUploading())
     .where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'awaiting_upload')))
     .returning();
   if (!claimed) return readyArtifact(ctx, caller, mindId, artifactId);
@@ -223,7 +254,8 @@ async function readyArtifact(ctx: AppContext, caller: Caller, mindId: string, ar
     return await confirmPresignedUpload(ctx, claimed, stat.size);
   } catch (err) {
     // Whatever was refused is gone; the URL stays usable for a corrected upload until it expires.
-    await ctx.db.update(artifacts).set({ status: 'awaiting_upload' }).where(eq(artifacts.id, artifactId));
+    // Only from `uploading`: the sweeper may have settled this attempt already.
+    await ctx.db.update(artifacts).set(backToAwaiting()).where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'uploading')));
     throw err;
   }
 }
@@ -395,7 +427,7 @@ export async function createSignedUrl(ctx: AppContext, caller: Caller, mindId: s
   const artifactId = randomUUID();
   // A local URL is single-use and writes the artifact's own key; an S3 URL writes an incoming key.
   const key = (ctx.store.kind === 's3' ? incomingKey : storageKey)(caller.organizationId, mindId, artifactId);
-  const expiresInSeconds = 3600;
+  const expiresInSeconds = SIGNED_URL_SECONDS;
   const upload = await ctx.store.createUploadUrl({
     key,
     artifactId,
@@ -428,7 +460,7 @@ export async function receiveSignedUpload(ctx: AppContext, token: string, conten
   // Claim the artifact atomically: of two concurrent PUTs with one URL, only one proceeds.
   const [claimed] = await ctx.db
     .update(artifacts)
-    .set({ status: 'uploading' })
+    .set(startUploading())
     .where(and(eq(artifacts.id, claims.artifactId), eq(artifacts.organizationId, claims.organizationId), eq(artifacts.storageKey, claims.key), eq(artifacts.status, 'awaiting_upload')))
     .returning();
   if (!claimed) {
@@ -454,7 +486,7 @@ export async function receiveSignedUpload(ctx: AppContext, token: string, conten
     return { message: 'Upload received', artifactId: claimed.id, size: stored.size, sha256: stored.sha256 };
   } catch (err) {
     // A refused body leaves the URL usable for a corrected upload until it expires.
-    await ctx.db.update(artifacts).set({ status: 'awaiting_upload' }).where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')));
+    await ctx.db.update(artifacts).set(backToAwaiting()).where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')));
     if (err instanceof PayloadTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', err.message);
     throw err;
   } finally {

@@ -6,7 +6,7 @@ import { LocalArtifactStore } from './local-store.ts';
 import { S3ArtifactStore, createS3Client, parseS3Url } from './s3-store.ts';
 import type { ArtifactStore } from './types.ts';
 
-export type { ArtifactStore, CreateUploadUrlOptions, StoredObject } from './types.ts';
+export type { ArtifactStore, CreateUploadUrlOptions, ListedObject, StoredObject } from './types.ts';
 export {
   ArtifactNotFoundError,
   InvalidArtifactKeyError,

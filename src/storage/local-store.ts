@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactNotFoundError } from './errors.ts';
 import { assertValidKey, assertValidPrefix } from './keys.ts';
 import { MeteredBody } from './metered-body.ts';
-import type { ArtifactStore, CreateUploadUrlOptions, StoredObject } from './types.ts';
+import type { ArtifactStore, CreateUploadUrlOptions, ListedObject, StoredObject } from './types.ts';
 import { signUploadToken } from './upload-token.ts';
 
 function isErrno(err: unknown, code: string): boolean {
@@ -147,6 +147,46 @@ export class LocalArtifactStore implements ArtifactStore {
     if (!dir.startsWith(this.root + path.sep)) throw new Error(`artifact prefix escapes the store: ${prefix}`);
     await rm(dir, { recursive: true, force: true });
     await this.pruneEmptyDirs(path.dirname(dir));
+  }
+
+  /**
+   * Walks the prefix's directory tree one directory at a time (never the whole tree in memory).
+   * Hidden entries are skipped: no key has a dot segment, so they are temp files of writes.
+   */
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertValidPrefix(prefix);
+    const pending = [path.resolve(this.root, prefix)];
+    for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+      for (const entry of await this.entriesOf(dir)) {
+        if (entry.name.startsWith('.')) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) pending.push(full);
+        else if (entry.isFile()) {
+          const listed = await this.listedFile(full);
+          if (listed) yield listed;
+        }
+      }
+    }
+  }
+
+  /** A directory's entries; none when it is gone (a concurrent delete pruned it). */
+  private async entriesOf(dir: string) {
+    try {
+      return await readdir(dir, { withFileTypes: true });
+    } catch (err) {
+      if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return [];
+      throw err;
+    }
+  }
+
+  private async listedFile(full: string): Promise<ListedObject | null> {
+    try {
+      const s = await stat(full);
+      return { key: path.relative(this.root, full).split(path.sep).join('/'), size: s.size, lastModified: s.mtime };
+    } catch (err) {
+      if (isErrno(err, 'ENOENT')) return null; // deleted since the directory was read
+      throw err;
+    }
   }
 
   /** rmdir upwards while empty, stopping at the store's root or at the first directory in use. */

@@ -10,7 +10,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ArtifactNotFoundError, PayloadTooLargeError } from './errors.ts';
 import { assertValidKey, assertValidPrefix } from './keys.ts';
 import { MeteredBody } from './metered-body.ts';
-import type { ArtifactStore, CreateUploadUrlOptions, StoredObject } from './types.ts';
+import type { ArtifactStore, CreateUploadUrlOptions, ListedObject, StoredObject } from './types.ts';
 
 export interface S3Location {
   bucket: string;
@@ -160,6 +160,21 @@ export class S3ArtifactStore implements ArtifactStore {
       // S3-compatible stores and the SDK's checksum settings disagree about.
       for (let i = 0; i < keys.length; i += 8) {
         await Promise.all(keys.slice(i, i + 8).map((Key) => this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key }))));
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /** ListObjectsV2 page by page (up to 1000 keys each), keys given back without the store's prefix. */
+  async *list(prefix: string): AsyncIterable<ListedObject> {
+    assertValidPrefix(prefix);
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: this.location.prefix + prefix, ContinuationToken: token }));
+      for (const o of page.Contents ?? []) {
+        if (!o.Key) continue;
+        // A store that omits LastModified gets "now": an object of unknown age must look fresh, not old.
+        yield { key: o.Key.slice(this.location.prefix.length), size: o.Size ?? 0, lastModified: o.LastModified ?? new Date() };
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -5,6 +5,14 @@ export interface StoredObject {
   sha256: string;
 }
 
+/** One stored object, as list() reports it. */
+export interface ListedObject {
+  key: string;
+  size: number;
+  /** When the bytes were last written (local: the file's mtime; S3: LastModified). */
+  lastModified: Date;
+}
+
 export interface CreateUploadUrlOptions {
   key: string;
   artifactId: string;
@@ -44,6 +52,13 @@ export interface ArtifactStore {
   delete(key: string): Promise<void>;
   /** Deletes every object whose key starts with `prefix` (which ends with '/'), e.g. a mind's folder. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Every object whose key starts with `prefix` (which ends with '/'), read page by page so a
+   * large store is never held in memory at once; in no particular order. Objects written or
+   * deleted while the listing runs may or may not appear. The local store's temp files (a write
+   * in progress, or one a crash cut short) are not objects and never appear.
+   */
+  list(prefix: string): AsyncIterable<ListedObject>;
   /**
    * A URL the client PUTs raw bytes to. Local: a URL on this service
    * (`${publicBaseUrl}/uploads/${token}`); S3: a presigned PUT URL that binds the content type and

@@ -186,6 +186,25 @@ test('delete and deletePrefix leave no empty folders behind, and stop at folders
   });
 });
 
+test('list walks a prefix: every file with its size and mtime, no temp files, nothing outside it', async () => {
+  await withStore(async (store) => {
+    for (const key of ['org/o1/mind/m1/a1', 'org/o1/mind/m1/incoming/a2', 'org/o1/mind/m2/a3']) await store.put(key, body('abc'), { contentType: 'text/plain', maxBytes: 10 });
+    // What a write in progress (or cut short by a crash) looks like on disk.
+    await writeFile(path.join(store.root, 'org/o1/mind/m1/.a9.0123456789ab.tmp'), 'partial');
+    const list = async (prefix: string) => {
+      const out = [];
+      for await (const o of store.list(prefix)) out.push(o);
+      return out;
+    };
+    const listed = await list('org/o1/mind/m1/');
+    assert.deepEqual(listed.map((o) => o.key).sort(), ['org/o1/mind/m1/a1', 'org/o1/mind/m1/incoming/a2']);
+    assert.ok(listed.every((o) => o.size === 3 && Math.abs(o.lastModified.getTime() - Date.now()) < 60_000));
+    assert.equal((await list('org/')).length, 3);
+    assert.deepEqual(await list('org/o9/'), [], 'a prefix with nothing under it');
+    await assert.rejects(list('org/../'), InvalidArtifactKeyError);
+  });
+});
+
 test('a put racing a delete that prunes its folder still lands', async () => {
   await withStore(async (store) => {
     for (let i = 0; i < 50; i++) {

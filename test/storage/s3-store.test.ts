@@ -160,6 +160,37 @@ test('deletePrefix deletes every object under a folder (over several list pages)
   await assert.rejects(store.deletePrefix('org/o2'), InvalidArtifactKeyError);
 });
 
+test('list gives every object under a prefix without the store prefix, over several pages', async () => {
+  const keys = Array.from({ length: 7 }, (_, i) => `org/o3/mind/m1/${i % 2 ? 'incoming/' : ''}a${i}`);
+  for (const key of [...keys, 'org/o3/mind/m10/other']) await store.put(key, Readable.from([Buffer.from('xy')]), { contentType: 'text/plain', maxBytes: 10 });
+  const client = store.client as { send: (command: unknown) => Promise<unknown> };
+  const send = client.send.bind(client);
+  // Two pages, as in the deletePrefix test (s3rver answers 500 to MaxKeys).
+  const pages: string[] = [];
+  client.send = async (command: any) => {
+    if (!(command instanceof ListObjectsV2Command)) return send(command);
+    const contents = ((await send(new ListObjectsV2Command({ ...command.input, ContinuationToken: undefined }))) as { Contents?: object[] }).Contents ?? [];
+    pages.push(command.input.ContinuationToken ?? 'first');
+    if (command.input.ContinuationToken === 'page-2') return { Contents: contents.slice(3), IsTruncated: false };
+    return { Contents: contents.slice(0, 3), IsTruncated: true, NextContinuationToken: 'page-2' };
+  };
+  const listed = [];
+  try {
+    for await (const o of store.list('org/o3/mind/m1/')) listed.push(o);
+  } finally {
+    client.send = send;
+  }
+  assert.deepEqual(pages, ['first', 'page-2']);
+  assert.deepEqual(listed.map((o) => o.key).sort(), [...keys].sort());
+  for (const o of listed) {
+    assert.equal(o.size, 2);
+    assert.ok(Math.abs(o.lastModified.getTime() - Date.now()) < 60_000, 'LastModified is when it was written');
+  }
+  await assert.rejects(async () => {
+    for await (const _ of store.list('org/o3')) break;
+  }, InvalidArtifactKeyError);
+});
+
 test('missing objects and bad keys', async () => {
   assert.equal(await store.stat('org/o1/nothing'), null);
   await assert.rejects(store.withLocalFile('org/o1/nothing', async () => 1), ArtifactNotFoundError);
