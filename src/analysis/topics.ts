@@ -4,8 +4,9 @@
  * 1. The mind's turns are cut into chunks of consecutive sentences (≈ CHUNK_WORDS words).
  * 2. Candidate terms are noun phrases: runs of nouns, proper nouns and adjectives (hyphenated
  *    compounds kept whole: "trade-offs") and their 1–4-word windows ending in a noun, never
- *    stopwords, fillers, numbers, generic nouns ("data", "companies", "feet"), intensifiers
- *    ("super") or the names of the people in the conversation. A lone word must be a noun.
+ *    stopwords, fillers, numbers (also leading a compound: "four-year"), generic nouns ("data",
+ *    "companies", "feet"), intensifiers ("super") or the names of the people in the conversation.
+ *    A lone word must be a noun.
  * 3. A term that is mostly said as part of a longer term is that longer term ("Supreme" →
  *    "Supreme Court", "stage startup" → "early stage startup"): it is absorbed when the longer
  *    term occurs at least ABSORB times as often.
@@ -14,16 +15,21 @@
  *    than in the background, at least twice (three times in a long speech), in two sentences.
  * 5. Terms are grouped greedily, strongest first: a term joins the topic whose members it
  *    co-occurs with most (mean cosine of chunk sets ≥ JOIN_SIMILARITY over the topic's strongest
- *    members, so a big topic does not swallow everything), else starts a new topic. Topics that
- *    share a head word ("tax breaks", "tax plan") or whose chunks largely coincide are merged.
+ *    members, so a big topic does not swallow everything; below a broad seed word like "reforms"
+ *    it must also meet the first member that is not broad), else starts a new topic. Topics that
+ *    share a head word ("tax breaks", "tax plan") or whose chunks largely coincide are merged; a
+ *    broad word that gathered nothing is not a topic.
  * 6. Each chunk goes to the topic whose terms it mentions most; share = those chunks' words over
- *    the mind's words, sentiment = their AFINN balance. Label = the most central member (keyness
- *    × co-occurrence with the other members) in its commonest written form; keywords = members by
- *    the same weight; evidence = the whole sentences densest in the topic's terms.
+ *    the mind's words, sentiment = their AFINN balance. Members are weighted by centrality
+ *    (keyness × co-occurrence with the other members); the label is the most specific member that
+ *    still represents the topic (topic-labels.ts: "Medicare" rather than "insurance", "federal
+ *    government" rather than "government"), in its commonest written form; keywords = the label,
+ *    then members by weight; evidence = the whole sentences densest in the topic's terms.
  */
 import { loadBackground } from './background.ts';
 import { MAX_QUOTE_CHARS } from './evidence.ts';
 import { FILLER_PHRASES, GENERIC_NOUNS, STOPWORDS, VALENCE } from './lexicons.ts';
+import { BROAD_NOUNS, chooseLabel, containsWords, NUMBER_WORDS } from './topic-labels.ts';
 import type { TurnTokens } from './nlp.ts';
 import type { PreparedTurn } from './prepare.ts';
 import type { AnalysisTurn, EvidenceRef, KeyTopicResult } from './types.ts';
@@ -140,6 +146,8 @@ function isContent(u: Unit, excluded: Set<string>): boolean {
   const acronym = u.normal.length === 2 && /^[A-Z]{2}$/.test(u.written);
   if ((u.normal.length < 3 && !acronym) || !/^[a-z][a-z. ]*[a-z]$|^[a-z]{2}$/.test(u.normal)) return false;
   if (STOPWORDS.has(u.normal) || STOPWORDS.has(u.lemma)) return false;
+  // A compound led by a number is a measure ("four-year", "two-minute"), not a subject.
+  if (u.normalWords.length > 1 && NUMBER_WORDS.has(u.normalWords[0]!)) return false;
   return !u.normalWords.some((p) => excluded.has(p));
 }
 
@@ -307,13 +315,6 @@ function chunkTurns(turns: PreparedTurn[], chunkWords: number, excluded: Set<str
   return chunks;
 }
 
-/** Does `inner` occur as a run of whole words inside `outer`? */
-function containsWords(outer: string[], inner: string[]): boolean {
-  if (inner.length >= outer.length) return false;
-  for (let a = 0; a + inner.length <= outer.length; a++) if (inner.every((w, k) => outer[a + k] === w)) return true;
-  return false;
-}
-
 /** Dunning's G² for a word seen `a` times in `n` words against `b` times in `m` background words. */
 function logLikelihood(a: number, n: number, b: number, m: number): number {
   const e1 = (n * (a + b)) / (n + m);
@@ -338,6 +339,8 @@ interface Group {
   chunks: Set<number>;
 }
 
+const isBroad = (t: Term): boolean => t.words === 1 && BROAD_NOUNS.has(t.lemmas[0]!);
+
 /**
  * Mean co-occurrence of `t` with the group's strongest members; 0 unless `t` shares at least
  * MIN_SHARED_CHUNKS chunks with them (one coincidence is not a connection).
@@ -347,7 +350,11 @@ function linkage(t: Term, g: Group): number {
   let shared = 0;
   for (const c of t.chunks) if (members.some((m) => m.chunks.has(c))) shared++;
   // It must also meet the topic's seed term, or topics chain (Supreme Court → election → Putin).
+  // A broad seed ("reforms", "government") is said of unrelated subjects (Wall Street reform,
+  // education reform), so the first member that is not broad must be met as well.
   if (shared < MIN_SHARED_CHUNKS || cosine(t.chunks, members[0]!.chunks) === 0) return 0;
+  const anchor = isBroad(members[0]!) ? members.find((m) => !isBroad(m)) : undefined;
+  if (anchor && cosine(t.chunks, anchor.chunks) === 0) return 0;
   return members.reduce((s, m) => s + cosine(t.chunks, m.chunks), 0) / members.length;
 }
 
@@ -509,7 +516,9 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
       for (const c of t.chunks) g.chunks.add(c);
     } else if (groups.length < budget * 2) groups.push({ terms: [t], chunks: new Set(t.chunks) });
   }
-  groups = mergeGroups(groups);
+  // A broad word that gathered nothing ("experience", "topic") is a word the person uses a lot,
+  // not a subject.
+  groups = mergeGroups(groups).filter((g) => g.terms.length > 1 || !isBroad(g.terms[0]!));
 
   const assigned = assignWithMinimum(chunks, groups);
 
@@ -522,11 +531,13 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
     const neg = own.reduce((s, ci) => s + chunks[ci]!.valence.negative, 0);
     const weights = centrality(g);
     const members = [...g.terms].sort((a, b) => weights.get(b)! - weights.get(a)! || (a.key < b.key ? -1 : 1));
-    const label = mostCommon(members[0]!.surfaces);
-    // Keywords: members by weight (fragments of longer terms were absorbed before grouping).
+    const passages = (t: Term): number => own.reduce((n, ci) => n + (chunks[ci]!.terms.has(t.key) ? 1 : 0), 0);
+    const labelTerm = chooseLabel(members.map((t) => ({ term: t, lemmas: t.lemmas, surface: mostCommon(t.surfaces), count: t.count, weight: weights.get(t)!, passages: passages(t) }))).term;
+    const label = mostCommon(labelTerm.surfaces);
+    // Keywords: the label, then members by weight (fragments of longer terms were absorbed before grouping).
     const keywords: string[] = [];
     const shown: Term[] = [];
-    for (const t of members) {
+    for (const t of [labelTerm, ...members.filter((m) => m !== labelTerm)]) {
       const s = mostCommon(t.surfaces);
       if (s && !keywords.some((k) => k.toLowerCase() === s.toLowerCase())) {
         keywords.push(s);
@@ -539,7 +550,7 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
       keywords,
       share: round(words / Math.max(1, totalTokens)),
       sentiment: round(pos + neg > 0 ? (pos - neg) / (pos + neg) : 0),
-      evidence: topicEvidence(shown, members[0]!, sentences),
+      evidence: topicEvidence(shown, labelTerm, sentences),
       weight: words,
     });
   }

@@ -16,6 +16,14 @@ export interface Golden {
   mind: string;
   /** Each inner list: at least one of these words must occur in some topic label or keyword. */
   subjects: string[][];
+  /**
+   * Each inner list: at least one of these must occur in some topic's label — the subject is named
+   * by its label, not only found among keywords under a word around it ("insurance" over Medicare,
+   * health care and Obamacare, as an audit found).
+   */
+  labels?: string[][];
+  /** Lone words that must not label any topic here (each seen as a label over more specific keywords). */
+  notLabels?: string[];
   /** The largest topic (by share): one of `names` in its label or keywords, and a label that is none of `notLabel`. */
   top?: { names: string[]; notLabel?: string[] };
   /**
@@ -31,6 +39,7 @@ export const GOLDEN: Golden[] = [
     file: debate('2012-10-03'),
     mind: 'W Mitt Romney',
     subjects: [['tax', 'taxes'], ['health care', 'health', 'obamacare', 'insurance'], ['medicare'], ['jobs', 'job', 'economy', 'energy']],
+    labels: [['health care', 'medicare', 'obamacare'], ['tax', 'taxes']],
     claims: [{ says: /^Does not want to (cost|kill) jobs/, polarity: 'negative' }, { says: /^Does not believe in cutting our military/, kind: 'value', polarity: 'negative' }, { says: /education for all of our kids/, kind: 'value' }],
   },
   {
@@ -38,6 +47,8 @@ export const GOLDEN: Golden[] = [
     file: debate('2012-10-03'),
     mind: 'Barack H Obama',
     subjects: [['tax', 'taxes'], ['health care', 'health', 'insurance', 'obamacare'], ['medicare', 'voucher'], ['jobs', 'job', 'education', 'teachers', 'economy']],
+    labels: [['health care', 'medicare', 'obamacare'], ['tax', 'taxes']],
+    notLabels: ['insurance', 'revenue', 'reforms', 'government'],
     // The audit found this topic labelled "small businesses" while its keywords were all about taxes and the deficit.
     top: { names: ['tax', 'taxes', 'deficit'], notLabel: ['small businesses', 'small business'] },
     claims: [{ says: /invest in education and training/, kind: 'belief' }, { says: /we do best when the middle class is doing well/, kind: 'belief' }, { says: /^Wants to provide tax breaks for companies that are investing here/, kind: 'goal' }],
@@ -54,6 +65,7 @@ export const GOLDEN: Golden[] = [
     file: debate('2012-10-22'),
     mind: 'W Mitt Romney',
     subjects: [['iran', 'nuclear'], ['military', 'navy', 'ships'], ['china', 'trade']],
+    labels: [['iran'], ['israel', 'pakistan', 'afghanistan', 'syria', 'middle east']],
     claims: [{ says: /^Is not going to wear rose-colored glasses/, polarity: 'negative' }, { says: /military (involved )?in Syria/, polarity: 'negative' }],
   },
   {
@@ -76,6 +88,7 @@ export const GOLDEN: Golden[] = [
     mind: 'Andrew Huberman',
     // Chapters: relationships, sexual selection, fertility.
     subjects: [['relationship', 'relationships', 'romantic', 'partner', 'friendship'], ['sex', 'sexual', 'male', 'female'], ['fertility', 'ivf', 'sperm', 'offspring', 'fertilization']],
+    labels: [['relationship', 'relationships', 'partner']],
     claims: [{ says: /^Does not think that we can rewire our deep preferences/, kind: 'belief', polarity: 'negative' }, { says: /therapy twice a week since they were a kid/, kind: 'experience' }, { says: /Rancid fan/, kind: 'preference' }],
   },
   {
@@ -83,6 +96,7 @@ export const GOLDEN: Golden[] = [
     file: lex('400-elon-musk.txt'),
     mind: 'Elon Musk',
     subjects: [['war', 'israel', 'gaza', 'hamas', 'ukraine'], ['ai', 'agi', 'grok', 'intelligence'], ['x', 'twitter', 'platform', 'community notes']],
+    labels: [['ai', 'agi', 'grok'], ['war']],
     claims: [{ says: /^Their grandfather was in World War II/, kind: 'fact' }, { says: /careful in how we develop AI/, kind: 'belief' }],
   },
   {
@@ -90,6 +104,7 @@ export const GOLDEN: Golden[] = [
     file: lex('429-paul-rosolie.txt'),
     mind: 'Paul Rosolie',
     subjects: [['amazon', 'rainforest', 'jungle', 'forest'], ['caiman', 'anaconda', 'snake', 'jaguar'], ['ants', 'ant', 'species', 'animals']],
+    labels: [['amazon', 'rainforest', 'jungle', 'forest'], ['caiman', 'anaconda', 'snake']],
     claims: [{ says: /^Would never risk dying in space/, kind: 'value', polarity: 'negative' }, { says: /^Loves the jungle at night/, kind: 'preference', polarity: 'positive' }],
   },
   {
@@ -97,6 +112,7 @@ export const GOLDEN: Golden[] = [
     file: lex('438-elon-musk-neuralink-team.txt'),
     mind: 'Noland Arbaugh',
     subjects: [['neuralink', 'implant', 'link', 'surgery', 'brain'], ['cursor', 'webgrid', 'game', 'games', 'computer']],
+    labels: [['cursor', 'neuralink', 'webgrid', 'calibration']],
     claims: [{ says: /relaxed stress-free person/, kind: 'fact' }, { says: /^Was never afraid/, kind: 'experience' }],
   },
   {
@@ -117,6 +133,7 @@ export const GOLDEN: Golden[] = [
     file: debate('2012-10-22'),
     mind: 'Barack H Obama',
     subjects: [['iran', 'nuclear'], ['military', 'troops', 'navy', 'ships', 'defense'], ['israel', 'middle east', 'afghanistan', 'iraq', 'libya', 'syria']],
+    labels: [['iran'], ['iraq', 'afghanistan', 'israel', 'libya', 'syria']],
     claims: [{ says: /America has to stand with democracy/, kind: 'belief' }],
   },
   {
@@ -124,6 +141,7 @@ export const GOLDEN: Golden[] = [
     file: debate('2016-10-09'),
     mind: 'Hillary R Clinton',
     subjects: [['supreme court', 'justices', 'justice'], ['health', 'insurance', 'affordable care', 'obamacare'], ['syria', 'isis', 'iraq', 'russia', 'aleppo'], ['tax', 'taxes']],
+    labels: [['health', 'insurance', 'affordable care', 'obamacare'], ['supreme court']],
     claims: [{ says: /worked with a lot of Muslim groups/, kind: 'experience' }, { says: /tax on people who are making a million dollars/, kind: 'goal' }],
   },
   {
@@ -131,6 +149,7 @@ export const GOLDEN: Golden[] = [
     file: debate('2016-10-09'),
     mind: 'Donald J Trump',
     subjects: [['obamacare', 'health', 'insurance'], ['syria', 'isis', 'russia', 'aleppo', 'iraq'], ['emails', 'e-mails', 'email', 'server', 'tape', 'bill clinton']],
+    labels: [['obamacare', 'health'], ['isis', 'syria', 'russia', 'aleppo', 'iraq']],
   },
   {
     name: '2016 debate 3: Clinton',
@@ -144,6 +163,7 @@ export const GOLDEN: Golden[] = [
     file: debate('2016-10-19'),
     mind: 'Donald J Trump',
     subjects: [['borders', 'border', 'immigration', 'amnesty'], ['supreme court', 'justices', 'amendment'], ['mosul', 'iraq', 'iran', 'isis'], ['trade', 'nafta']],
+    labels: [['borders', 'border', 'immigration'], ['trade', 'nafta']],
     claims: [{ says: /supporter of the Second Amendment/, kind: 'value', polarity: 'positive' }, { says: /^Wants to build the wall/, kind: 'goal' }],
   },
   {
@@ -152,6 +172,7 @@ export const GOLDEN: Golden[] = [
     mind: 'Andrew Huberman',
     // Chapters: cannabis, supplements, nicotine, caffeine, great white sharks, ayahuasca & psychedelics, relationships.
     subjects: [['cannabis', 'caffeine', 'nicotine', 'supplements', 'peptides', 'ibogaine', 'ayahuasca'], ['sharks', 'shark', 'white sharks'], ['science', 'scientists', 'neuroscience', 'health']],
+    labels: [['sharks', 'shark', 'white sharks']],
   },
   {
     name: 'Lex Fridman #489: Paul Rosolie (uncontacted tribes in the Amazon)',
@@ -159,6 +180,7 @@ export const GOLDEN: Golden[] = [
     mind: 'Paul Rosolie',
     // Chapters: uncontacted tribes, the jungle, Jane Goodall, cartels, the giant tree, giant anaconda, spider monkey.
     subjects: [['tribes', 'tribe', 'uncontacted', 'warrior', 'warriors'], ['jungle', 'amazon', 'forest', 'rainforest', 'tree'], ['anaconda', 'snake', 'monkey', 'spider monkey', 'jaguar'], ['jane goodall', 'jane', 'narcos', 'police', 'cartel']],
+    labels: [['jungle', 'amazon', 'forest', 'rainforest', 'tree', 'river'], ['tribes', 'tribe', 'uncontacted']],
   },
   {
     name: "Lenny's Podcast: Bob Moesta (Jobs to Be Done, demand-side sales)",
@@ -166,6 +188,7 @@ export const GOLDEN: Golden[] = [
     mind: 'Bob Moesta',
     // Jobs to Be Done (co-created with Clay Christensen): the progress people try to make, struggling moments, switch interviews.
     subjects: [['jobs', 'progress', 'struggling', 'struggle'], ['interviews', 'interview'], ['clay', 'christensen', 'mentors', 'book']],
+    labels: [['jobs', 'progress', 'struggling']],
     claims: [{ says: /^Wrote a book called Demand Side Sales/, kind: 'experience' }, { says: /adjunct lecturer at the Kellogg School/, kind: 'fact' }],
   },
   {
@@ -173,6 +196,7 @@ export const GOLDEN: Golden[] = [
     file: lenny('jen-abel'),
     mind: 'Jen Abel',
     subjects: [['sales', 'enterprise sales', 'selling', 'salesperson'], ['founder', 'founders', 'startup', 'early stage startup'], ['procurement', 'buyer', 'buyers', 'contract', 'deal']],
+    labels: [['sales', 'enterprise sales'], ['procurement', 'buyer', 'contract']],
     top: { names: ['sales', 'selling', 'founder', 'founders'] },
     claims: [{ says: /^Does not think that people realize how much of a competitive advantage the founder led sales motion is/, kind: 'belief', polarity: 'negative' }, { says: /career in enterprise sales/, kind: 'experience' }],
   },
@@ -181,5 +205,6 @@ export const GOLDEN: Golden[] = [
     file: lenny('sander-schulhoff'),
     mind: 'Sander Schulhoff',
     subjects: [['prompt', 'prompting', 'prompt engineering'], ['injection', 'prompt injection', 'jailbreak', 'jailbreaking', 'red teaming', 'security'], ['ai', 'llm', 'chatgpt', 'models']],
+    labels: [['prompt engineering', 'prompt injection', 'prompting']],
   },
 ];

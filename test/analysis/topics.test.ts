@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisTurn, type KeyTopicResult } from '../../src/analysis/index.ts';
+import { chooseLabel, specificity, type LabelCandidate } from '../../src/analysis/topic-labels.ts';
 import { debate, lenny, lex, transcriptTurns } from './transcripts.ts';
 
 const topicsOf = (text: string): KeyTopicResult[] =>
@@ -85,4 +86,57 @@ test('related topics are one topic: a shared head word or the same chunks', asyn
   const rosolie = analyseTurns(await transcriptTurns(lex('429-paul-rosolie.txt'), 'Paul Rosolie')).keyTopics;
   const forest = rosolie.filter((t) => [t.label, ...t.keywords].some((k) => /\b(amazon|rainforest|forest)\b/i.test(k)));
   assert.equal(forest.length, 1, forest.map((t) => `${t.label} [${t.keywords.join(', ')}]`).join('; '));
+});
+
+/** A topic member as the label choice sees it (weight = centrality, passages = the topic's passages that say it). */
+const member = (surface: string, count: number, weight: number, passages: number, lemmas = surface.toLowerCase().split(/[\s-]+/)): LabelCandidate => ({ surface, lemmas, count, weight, passages });
+
+test('the label is the most specific member that represents the topic, not a lone broad word', () => {
+  const label = (members: LabelCandidate[]): string => chooseLabel(members).surface;
+  // Obama, 2012-10-03 (counts from the debate): "insurance" is mostly said inside phrases
+  // ("insurance companies", "health insurance"); Medicare is said more often on its own.
+  assert.equal(
+    label([member('insurance', 25, 215, 15), member('Medicare', 19, 165, 11), member('insurance companies', 9, 99, 6), member('health care', 11, 82, 8), member('health insurance', 6, 52, 5)]),
+    'Medicare',
+  );
+  // A subject word keeps the label over phrases that are only part of it and names beside it.
+  assert.equal(label([member('tax', 34, 327, 23), member('middle-class', 19, 147, 12), member('tax cuts', 8, 105, 7), member('tax breaks', 5, 61, 5)]), 'tax');
+  assert.equal(label([member('economy', 16, 137, 9), member('China', 12, 75, 6), member('strong economy', 2, 25, 2)]), 'economy');
+  // A phrase that is most of its word's uses is the subject ("spider monkey").
+  assert.equal(label([member('monkey', 38, 100, 19), member('spider monkey', 17, 68, 12)]), 'spider monkey');
+  // Broad words give way to a specific member said in a good part of their passages.
+  assert.equal(label([member('reforms', 5, 48, 4), member('Wall Street', 6, 33, 2)]), 'Wall Street');
+  assert.equal(label([member('government', 33, 100, 18), member('federal government', 9, 49, 8), member('state', 13, 40, 9)]), 'federal government');
+  assert.equal(label([member('budget', 16, 124, 9), member('military', 11, 86, 7), member('balanced budget', 6, 76, 5)]), 'balanced budget');
+  // A vague adjective does not make a phrase specific; a broad word with nothing better stays.
+  assert.equal(label([member('role', 9, 50, 6), member('important role', 4, 45, 4)]), 'role');
+  assert.equal(label([member('budget', 8, 64, 5), member('choices', 5, 19, 3)]), 'budget');
+  assert.equal(specificity({ lemmas: ['important', 'role'], surface: 'important role' }), 'vague');
+  assert.equal(specificity({ lemmas: ['ai'], surface: 'AI' }), 'specific');
+});
+
+test('Obama, first 2012 debate: health care is named as such, and Wall Street is not grouped with teachers', async () => {
+  const topics = analyseTurns(await transcriptTurns(debate('2012-10-03'), 'Barack H Obama')).keyTopics;
+  const labels = topics.map((t) => t.label);
+  assert.ok(labels.some((l) => /health care|medicare|obamacare/i.test(l)), labels.join('; '));
+  // The audit found these lone words as labels, with "Medicare", "Wall Street" and "federal government" among their keywords.
+  for (const generic of ['insurance', 'revenue', 'reforms', 'government']) assert.ok(!labels.includes(generic), `"${generic}" labels a topic: ${labels.join('; ')}`);
+  // "reforms" chained Wall Street reform to education reform (Race to the Top, math teachers).
+  const wallStreet = topics.find((t) => [t.label, ...t.keywords].includes('Wall Street'));
+  assert.ok(wallStreet, labels.join('; '));
+  assert.ok(!wallStreet.keywords.some((k) => /teachers|math|race/i.test(k)), `${wallStreet.label}: ${wallStreet.keywords.join(', ')}`);
+});
+
+test('a compound led by a number is a measure, not a topic ("four-year", "two-minute")', () => {
+  const topics = topicsOf(
+    [
+      'We gave every graduate a four-year scholarship, and the four-year scholarship changed lives in Massachusetts.',
+      'Four years ago the economy was in crisis, and four years later the economy is still weak.',
+      'The two-minute answer is not enough, but in two minutes I can tell you about the economy.',
+      'The scholarship program in Massachusetts made schools better, and the schools in Massachusetts are first.',
+    ].join(' '),
+  );
+  const all = words(topics);
+  assert.ok(all.length > 0);
+  assert.ok(!all.some((w) => /\b(four|two)\b/i.test(w)), JSON.stringify(all));
 });

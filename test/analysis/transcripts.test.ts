@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../../src/analysis/index.ts';
 import { FILLER_PHRASES, GENERIC_NOUNS, STOPWORDS } from '../../src/analysis/lexicons.ts';
+import { BROAD_NOUNS } from '../../src/analysis/topic-labels.ts';
 import { normaliseQuotes, tokenize } from '../../src/analysis/nlp.ts';
 import { GOLDEN, type Golden } from './golden.ts';
 import { counterIds, debate, lex, transcriptTurns } from './transcripts.ts';
@@ -32,7 +33,9 @@ function occurrences(text: string, phrase: string): number {
   const words = phrase.toLowerCase().split(/[\s-]+/);
   const last = words.pop()!;
   const stem = last.replace(/(?:ies|es|s)$/, '');
-  const forms = [...new Set([last, `${last}s`, `${last}es`, stem, `${stem}s`, `${stem}es`, `${stem}y`, `${stem}ies`, `${stem}e`])].map(escape);
+  // "industry" is also said "industries".
+  const yPlural = last.endsWith('y') ? [`${last.slice(0, -1)}ies`] : [];
+  const forms = [...new Set([last, `${last}s`, `${last}es`, stem, `${stem}s`, `${stem}es`, `${stem}y`, `${stem}ies`, `${stem}e`, ...yPlural])].map(escape);
   const pattern = `\\b${[...words.map(escape), `(?:${forms.join('|')})`].join('[\\s-]+')}\\b`;
   return normaliseQuotes(text).toLowerCase().match(new RegExp(pattern, 'g'))?.length ?? 0;
 }
@@ -66,7 +69,21 @@ for (const g of GOLDEN) {
       assert.ok(g.top.names.some((n) => new RegExp(`\\b${n}\\b`).test(words)), `largest topic "${top.label}" [${top.keywords.join(', ')}] names none of ${g.top.names.join(', ')}`);
       assert.ok(!(g.top.notLabel ?? []).includes(top.label.toLowerCase()), `largest topic labelled "${top.label}"`);
     }
+    const labels = result.keyTopics.map((t) => t.label.toLowerCase());
+    for (const alternatives of g.labels ?? [])
+      assert.ok(alternatives.some((a) => labels.some((l) => new RegExp(`\\b${escape(a)}\\b`).test(l))), `no topic labelled with any of [${alternatives.join(', ')}]: ${labels.join('; ')}`);
+    for (const word of g.notLabels ?? []) assert.ok(!labels.includes(word), `"${word}" labels a topic: ${labels.join('; ')}`);
     for (const t of result.keyTopics) {
+      // The label is the topic's first keyword (profiles match topics across snapshots by it).
+      assert.equal(t.keywords[0], t.label);
+      // A lone broad word ("government", "reforms", "budget") labels a topic only when nothing more
+      // specific represents it: no phrase or name among its next keywords is said half as often.
+      const label = t.label.toLowerCase();
+      if (!/[\s-]/.test(label) && t.label === label && (BROAD_NOUNS.has(label) || GENERIC_NOUNS.has(label))) {
+        const uses = occurrences(said, t.label);
+        for (const k of t.keywords.slice(1, 4))
+          if (/[\s-]|\p{Lu}/u.test(k)) assert.ok(occurrences(said, k) < 0.5 * uses, `topic "${t.label}" is better named "${k}" (${occurrences(said, k)} of ${uses} uses): ${t.keywords.join(', ')}`);
+      }
       for (const phrase of [t.label, ...t.keywords]) {
         // Generic words and intensifiers are never a topic word on their own.
         if (!phrase.includes(' ')) assert.ok(!GENERIC_NOUNS.has(phrase.toLowerCase()), `generic word "${phrase}" in topic ${t.label}`);
