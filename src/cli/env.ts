@@ -45,4 +45,4 @@ export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
   return Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
 }
 
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export { UUID_RE } from '../uuid.ts';

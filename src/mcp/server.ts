@@ -12,12 +12,13 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MindprintApiError, MindprintClient, type Mind, type SimulateResult, type Snapshot } from '../client/index.ts';
 import { VERSION } from '../version.ts';
+import { UUID_RE } from '../uuid.ts';
 import { mcpSettingsFromEnv } from './env.ts';
 
 export { MCP_ENV_HELP, McpConfigError, mcpSettingsFromEnv, type McpSettings } from './env.ts';
 
 // The service's own uuid check (any version): ids pass through unchanged, a typo is a clear input error.
-const uuid = (what: string) => z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID').describe(what);
+const uuid = (what: string) => z.string().regex(UUID_RE, 'must be a UUID').describe(what);
 
 function text(body: string): CallToolResult {
   return { content: [{ type: 'text', text: body }] };

@@ -8,6 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client.ts';
 import { buildProfile, personaFromProfile, type MindProfile, type ProfileSnapshotInput } from '../analysis/index.ts';
 import type { MemoryTurn, PersonaCard } from '../simulation/types.ts';
+import { isUuid } from '../uuid.ts';
 
 /** At most this many turns go to the engine: enough for BM25 to rank, few enough to stay fast. */
 export const MAX_CANDIDATES = 300;
@@ -125,8 +126,6 @@ export function tsQueryText(terms: readonly string[]): string {
   return [...new Set(clean.filter(Boolean))].join(' | ');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 interface TurnRow {
   rank: number | string;
   id: string;
@@ -182,7 +181,7 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
     from ${turnsOf}
     order by s.mindset_date desc, t.seq desc
     limit ${FALLBACK_TURNS}`;
-  const cited = [...new Set(options.citedTurnIds ?? [])].filter((id) => UUID.test(id)).slice(0, MAX_CITED_TURNS);
+  const cited = [...new Set(options.citedTurnIds ?? [])].filter(isUuid).slice(0, MAX_CITED_TURNS);
   const extras: SQL[] = [];
   if (cited.length > 0) {
     extras.push(sql`select ${columns}, 0::real as rank from ${turnsOf} and t.id in (${sql.join(cited.map((id) => sql`${id}::uuid`), sql`, `)})`);

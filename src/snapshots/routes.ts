@@ -158,5 +158,15 @@ export async function uploadRoutes(root: FastifyInstance, ctx: AppContext): Prom
       params: Type.Object({ token: Type.String({ maxLength: 4096 }) }),
       response: { 200: Type.Object({ message: Type.String(), artifactId: Uuid, size: Type.Number(), sha256: Type.String() }), 400: errorResponses()[400], 403: errorResponses()[400], 413: errorResponses()[400] },
     },
-  }, async (req) => service.receiveSignedUpload(ctx, req.params.token, req.headers['content-type'], req.raw));
+  }, async (req, reply) => {
+    try {
+      return await service.receiveSignedUpload(ctx, req.params.token, req.headers['content-type'], req.raw);
+    } catch (err) {
+      // A refused upload may leave the body unread (over the limit, or refused before reading):
+      // the rest would sit on a keep-alive connection, and the client's next request with it.
+      // Close the connection after the answer instead of reading up to the rest of 50 MB for nothing.
+      if (!req.raw.complete) reply.header('connection', 'close');
+      throw err;
+    }
+  });
 }

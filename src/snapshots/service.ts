@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import type { Caller } from '../auth/authenticate.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -21,6 +21,7 @@ import { InvalidUploadTokenError, PayloadTooLargeError, verifyUploadToken } from
 import { CONTENT_TYPE, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 import type { Snapshot } from './schemas.ts';
 import { spoolToTempFile, type SpooledFile } from './spool.ts';
+import { isUuid, UUID_PATTERN } from '../uuid.ts';
 
 type SnapshotRow = typeof snapshots.$inferSelect;
 
@@ -66,8 +67,9 @@ type ArtifactRow = typeof artifacts.$inferSelect;
 export const keysOf = (a: Pick<ArtifactRow, 'id' | 'organizationId' | 'mindId' | 'storageKey'>) =>
   [...new Set([a.storageKey, incomingKey(a.organizationId, a.mindId, a.id), storageKey(a.organizationId, a.mindId, a.id)])];
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const ARTIFACT_KEY = new RegExp(`^${ARTIFACTS_PREFIX}(${UUID})/mind/(${UUID})/(?:incoming/)?(${UUID})$`);
+// Keys are written with ids as the database returns them, in lower case: nothing else is ours.
+const KEY_UUID = UUID_PATTERN.replace(/A-F/g, '');
+const ARTIFACT_KEY = new RegExp(`^${ARTIFACTS_PREFIX}(${KEY_UUID})/mind/(${KEY_UUID})/(?:incoming/)?(${KEY_UUID})$`);
 
 /** Whose artifact a stored key belongs to, or null for a key in no shape this service writes. */
 export function parseArtifactKey(key: string): { organizationId: string; mindId: string; artifactId: string } | null {
@@ -167,18 +169,21 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
   const artifactIdField = fields.artifactId?.trim() || null;
   if (form.file && artifactIdField) throw invalid('Send either a file or an artifactId, not both', { field: 'file' });
   if (!form.file && !artifactIdField) throw invalid('A file (multipart part "file") or an artifactId is required', { field: 'file' });
-  if (artifactIdField && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(artifactIdField)) {
+  if (artifactIdField && !isUuid(artifactIdField)) {
     throw invalid('artifactId must be a UUID', { field: 'artifactId' });
   }
   const mindsetDate = parseMindsetDate(fields.mindsetDate);
   const speaker = fields.speaker?.trim() || null;
   let digitalTwinId = fields.digitalTwinId?.trim() || null;
   if (digitalTwinId) {
+    if (!isUuid(digitalTwinId)) throw invalid('digitalTwinId must be a UUID', { field: 'digitalTwinId' });
+    // Compared as a uuid, not as text: UUIDs are case-insensitive.
     const [twin] = await db
       .select({ id: digitalTwins.id })
       .from(digitalTwins)
-      .where(and(eq(digitalTwins.mindId, mindId), sql`${digitalTwins.id}::text = ${digitalTwinId}`));
+      .where(and(eq(digitalTwins.mindId, mindId), eq(digitalTwins.id, digitalTwinId.toLowerCase())));
     if (!twin) throw invalid('digitalTwinId is not a digital twin of this mind', { field: 'digitalTwinId' });
+    digitalTwinId = twin.id;
   } else {
     digitalTwinId = await getDefaultTwinId(db, mindId);
   }

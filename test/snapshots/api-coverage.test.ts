@@ -59,9 +59,7 @@ describe('snapshot API coverage', () => {
       assert.equal((await waitForSnapshot(s, ada.mind.id, res.body.mindAssessmentId)).status, 'completed');
     });
 
-    // Known bug (src/snapshots/service.ts, createSnapshot: `digital_twins.id::text = <field>` compares
-    // text): mind ids and artifactIds are accepted in any case, the twin id only in lower case.
-    test('the mind’s own twin id in upper case is accepted, as UUIDs are case-insensitive', { todo: 'bug: 400 “not a digital twin of this mind”' }, async () => {
+    test('the mind’s own twin id in upper case is accepted, as UUIDs are case-insensitive', async () => {
       const res = await upload(s, ada.mind.id, { file: { bytes: VTT, name: 'upper.vtt' }, digitalTwinId: ada.digitalTwin.id.toUpperCase() });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const details = (await s.api('GET', `/minds/${ada.mind.id}/snapshots/${res.body.mindAssessmentId}`)).body;
@@ -258,9 +256,7 @@ describe('a local signed-URL PUT over MINDPRINT_MAX_UPLOAD_MB', () => {
     assert.equal((await waitForSnapshot(s, mind.id, res.body.mindAssessmentId)).status, 'completed');
   });
 
-  // Known bug (src/snapshots/service.ts receiveSignedUpload + spool.ts): after the 413 the server
-  // neither reads the rest of the body nor closes the connection, which it keeps alive.
-  test('after the 413, the client’s keep-alive connection answers its next request (or is closed)', { todo: 'bug: the connection hangs until the 72 s keep-alive timeout' }, async () => {
+  test('after the 413, the client’s keep-alive connection answers its next request (or is closed)', async () => {
     const url = new URL((await signedUrl('again.vtt')).signedUrl);
     const sock = net.connect(Number(url.port), url.hostname);
     let received = '';
@@ -283,7 +279,7 @@ describe('a local signed-URL PUT over MINDPRINT_MAX_UPLOAD_MB', () => {
     }
   });
 
-  test('after a 413 to a keep-alive client that then hangs up, the server still shuts down promptly', { todo: 'bug: stop() (and `mindprint serve` on SIGTERM) waits ~72 s for the connection' }, async () => {
+  test('after a 413 to a keep-alive client that then hangs up, the server still shuts down promptly', async () => {
     const url = new URL((await signedUrl('last.vtt')).signedUrl);
     const sock = net.connect(Number(url.port), url.hostname);
     let received = '';
