@@ -193,7 +193,9 @@ export const turns = pgTable('turns', {
     (): SQL => sql`setweight(to_tsvector('english', ${turns.text}), 'A') || setweight(to_tsvector('english', coalesce(${turns.context}, '')), 'B')`,
   ),
 }, (t) => [
-  index('turns_snapshot_seq_idx').on(t.snapshotId, t.seq),
+  // Unique: should two attempts of a snapshot's job ever both store it (pipeline.ts locks the
+  // snapshot so that they cannot), the second fails instead of duplicating the turns.
+  uniqueIndex('turns_snapshot_seq_key').on(t.snapshotId, t.seq),
   index('turns_mind_idx').on(t.mindId).where(sql`${t.isMind}`),
   index('turns_tsv_idx').using('gin', t.tsv),
 ]);

@@ -94,8 +94,15 @@ function fromFastifyError(err: FastifyError): AppError | null {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-    case 'FST_FILES_LIMIT':
       return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
+    // @fastify/multipart's count limits (files, fields, parts of a snapshot upload) come with a 413,
+    // but a form with too many parts is malformed, not too large: the client has to send fewer.
+    case 'FST_FILES_LIMIT':
+      return invalid('Send one file per snapshot', { field: 'file' });
+    case 'FST_FIELDS_LIMIT':
+      return invalid('The form has too many fields; send each field once');
+    case 'FST_PARTS_LIMIT':
+      return invalid('The form has too many parts; send one file and each field once');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json (snapshot uploads: multipart/form-data)');

@@ -23,18 +23,31 @@ function megabytes(bytes: number): string {
   return `${Math.round(bytes / (1024 * 1024))} MB`;
 }
 
+/** The archive would inflate past `limit`: as declared in its directory, or as found while inflating. */
+function expandsPast(limit: number): UnreadableTranscriptError {
+  return new UnreadableTranscriptError(`The DOCX expands to more than ${megabytes(limit)} (zip bomb protection)`);
+}
+
+/**
+ * A part compressed far beyond what text allows. Its own message: such a part may expand to less
+ * than the size limit (28 MB at 600:1), and the refusal should say what was actually wrong.
+ */
+function compressedTooWell(entry: ZipEntry): UnreadableTranscriptError {
+  const ratio = Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize));
+  return new UnreadableTranscriptError(`The DOCX has a part compressed ${ratio.toLocaleString('en-US')}:1, far beyond any real document (zip bomb protection)`);
+}
+
 /** Refuses archives whose central directory already announces a bomb; nothing is inflated yet. */
 function checkDeclaredSizes(entries: ZipEntry[], main: ZipEntry, limit: number): void {
-  const bomb = new UnreadableTranscriptError(`The DOCX expands to more than ${megabytes(limit)} (zip bomb protection)`);
-  if (main.uncompressedSize > limit) throw bomb;
+  if (main.uncompressedSize > limit) throw expandsPast(limit);
   let total = 0;
   for (const e of entries) {
     total += e.uncompressedSize;
-    if (e.uncompressedSize >= RATIO_CHECK_MIN_BYTES && e.uncompressedSize > MAX_COMPRESSION_RATIO * Math.max(1, e.compressedSize)) throw bomb;
+    if (e.uncompressedSize >= RATIO_CHECK_MIN_BYTES && e.uncompressedSize > MAX_COMPRESSION_RATIO * Math.max(1, e.compressedSize)) throw compressedTooWell(e);
   }
   // Parts other than document.xml are never inflated, but an archive announcing many times the
   // limit in total is not an honest document either.
-  if (total > 4 * limit) throw bomb;
+  if (total > 4 * limit) throw expandsPast(4 * limit);
 }
 
 export async function readDocxParagraphs(path: string, maxUncompressedBytes = DEFAULT_MAX_DOCX_UNCOMPRESSED_BYTES): Promise<string[]> {
@@ -65,7 +78,8 @@ export async function readDocxParagraphs(path: string, maxUncompressedBytes = DE
     try {
       xml = await readZipEntry(fh, size, main, maxUncompressedBytes);
     } catch (err) {
-      if (err instanceof ZipLimitError) throw new UnreadableTranscriptError(`The DOCX expands to more than ${megabytes(maxUncompressedBytes)} (zip bomb protection)`);
+      // Stored or deflated, document.xml came to more than the limit, whatever its header declared.
+      if (err instanceof ZipLimitError) throw expandsPast(maxUncompressedBytes);
       if (err instanceof ZipFormatError) throw new UnreadableTranscriptError('The DOCX is damaged or truncated');
       throw err;
     }

@@ -1,12 +1,15 @@
 /**
  * The snapshot job: pending → processing → completed | failed. Parsing, speaker attribution and
  * analysis run in a worker thread (digest.ts); this handler stores the result in one transaction.
- * A re-run (retry after a crash) replaces whatever a previous attempt left, so it is idempotent.
+ * A re-run (retry after a crash) replaces whatever a previous attempt left, so it is idempotent;
+ * and two attempts alive at once (pg-boss hands an expired job to another worker while the first
+ * still runs) store it exactly once: the snapshot row is locked while storing, and an attempt
+ * that finds the snapshot completed writes nothing.
  * Only failures known to pass are retried (decideFailure); a snapshot whose every attempt was
  * lost with its worker is failed by the sweeper (sweeper.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../db/schema.ts';
 import { digestTranscriptFile, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../ingest/index.ts';
@@ -34,11 +37,8 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
     .where(eq(snapshots.id, data.snapshotId));
   if (!row) return; // deleted while queued: nothing to do
   if (row.snapshot.status === 'completed' || row.snapshot.status === 'failed') return;
-
-  await db
-    .update(snapshots)
-    .set({ status: 'processing', startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
-    .where(eq(snapshots.id, data.snapshotId));
+  const finishedElsewhere = () => log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1 }, 'snapshot no longer open (another attempt of its job finished it, or it was deleted); nothing stored');
+  if (!(await startAttempt(ctx, data.snapshotId))) return finishedElsewhere();
 
   const started = performance.now();
   let digest: Digest;
@@ -51,13 +51,15 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
   }
 
   const digested = performance.now();
+  let stored: boolean;
   try {
-    await store(ctx, row.snapshot, digest);
-    ctx.mindCache?.invalidate(row.snapshot.organizationId);
-    ctx.database.noteBulkWrite();
+    stored = await store(ctx, row.snapshot, digest);
   } catch (err) {
     return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
   }
+  if (!stored) return finishedElsewhere();
+  ctx.mindCache?.invalidate(row.snapshot.organizationId);
+  ctx.database.noteBulkWrite();
   const ms = (x: number) => Math.round(x);
   log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested) }, 'snapshot processed');
 }
@@ -107,19 +109,42 @@ async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, jo
   throw err;
 }
 
+/**
+ * Counts an attempt and marks the snapshot processing; false when it was deleted or finished since
+ * it was read (another attempt completed it), so a completed snapshot never goes back to processing.
+ */
+async function startAttempt(ctx: AppContext, snapshotId: string): Promise<boolean> {
+  const started = await ctx.db
+    .update(snapshots)
+    .set({ status: 'processing', startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
+    .where(and(eq(snapshots.id, snapshotId), inArray(snapshots.status, ['pending', 'processing'])))
+    .returning({ id: snapshots.id });
+  return started.length > 0;
+}
+
+/** Fails the snapshot, unless another attempt of its job has completed it meanwhile: that result stands. */
 async function fail(ctx: AppContext, snapshotId: string, reason: string): Promise<void> {
   const [row] = await ctx.db
     .update(snapshots)
     .set({ status: 'failed', error: reason, completedAt: new Date(), updatedAt: new Date() })
-    .where(eq(snapshots.id, snapshotId))
+    .where(and(eq(snapshots.id, snapshotId), ne(snapshots.status, 'completed')))
     .returning({ organizationId: snapshots.organizationId });
   if (row) ctx.mindCache?.invalidate(row.organizationId);
 }
 
-async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, digest: Digest): Promise<void> {
+/**
+ * Writes the analysis and completes the snapshot in one transaction. Returns false, having written
+ * nothing, when the snapshot was deleted or another attempt of its job already completed it.
+ */
+async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, digest: Digest): Promise<boolean> {
   const base = { organizationId: snapshot.organizationId, mindId: snapshot.mindId, snapshotId: snapshot.id };
   const { analysis, attribution } = digest;
-  await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
+    // The row lock serialises concurrent attempts: a second one waits here until the first commits,
+    // then reads 'completed' and leaves its turns alone, instead of both deleting (nothing yet
+    // committed) and both inserting a full set.
+    const [current] = await tx.select({ status: snapshots.status }).from(snapshots).where(eq(snapshots.id, snapshot.id)).for('update');
+    if (!current || current.status === 'completed') return false;
     // Whatever an interrupted earlier attempt wrote is replaced, not duplicated.
     await tx.delete(turns).where(eq(turns.snapshotId, snapshot.id));
     await tx.delete(psychometrics).where(eq(psychometrics.snapshotId, snapshot.id));
@@ -154,5 +179,6 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
         updatedAt: new Date(),
       })
       .where(eq(snapshots.id, snapshot.id));
+    return true;
   });
 }

@@ -42,7 +42,14 @@ test('a DOCX entry with an impossible compression ratio is refused before inflat
   // 40 MB of one repeated paragraph deflates to about 40 KB (ratio ~1000:1): under the size limit,
   // but no real document compresses like that. The stored bytes are garbage again.
   const bomb = writeRawZip([...docxParts, { name: 'word/document.xml', stored: randomBytes(40_000), method: 8, declaredUncompressedSize: 40 * 1024 * 1024 }]);
-  await rejectsUnreadable(parseTranscriptFile(tmp.file('bomb-ratio.docx', bomb), 'docx'), /zip bomb protection/);
+  await rejectsUnreadable(parseTranscriptFile(tmp.file('bomb-ratio.docx', bomb), 'docx'), /^The DOCX has a part compressed 1,049:1, far beyond any real document \(zip bomb protection\)$/);
+});
+
+test('a DOCX refused for its compression ratio is not said to exceed the size limit it is under', async () => {
+  // 28 MB at 600:1, in a part other than document.xml: well under the 50 MB limit.
+  const part = { name: 'word/media/image1.png', stored: randomBytes(Math.round((28 * 1024 * 1024) / 600)), method: 8 as const, declaredUncompressedSize: 28 * 1024 * 1024 };
+  const bomb = writeRawZip([...docxParts, storedEntry('word/document.xml', documentXml(['Ann: hello.'])), part]);
+  await rejectsUnreadable(parseTranscriptFile(tmp.file('bomb-ratio-28mb.docx', bomb), 'docx'), /^The DOCX has a part compressed 600:1, far beyond any real document \(zip bomb protection\)$/);
 });
 
 test('a DOCX whose headers lie about its size is stopped while inflating, at the limit', async () => {
