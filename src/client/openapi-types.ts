@@ -4553,9 +4553,10 @@ export interface paths {
                                 createdAt: string;
                                 /**
                                  * Format: uuid
+                                 * @description The mind's default digital twin, which answered
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                digitalTwinId: string | null;
+                                digitalTwinId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -4563,10 +4564,10 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                mindAssessmentId: string | null;
+                                mindAssessmentId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -4827,9 +4828,10 @@ export interface paths {
                                 createdAt: string;
                                 /**
                                  * Format: uuid
+                                 * @description The mind's default digital twin, which answered
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                digitalTwinId: string | null;
+                                digitalTwinId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -4837,10 +4839,10 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                mindAssessmentId: string | null;
+                                mindAssessmentId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -5223,9 +5225,10 @@ export interface paths {
                                 createdAt: string;
                                 /**
                                  * Format: uuid
+                                 * @description The mind's default digital twin, which answered
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                digitalTwinId: string | null;
+                                digitalTwinId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -5233,10 +5236,10 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                mindAssessmentId: string | null;
+                                mindAssessmentId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -5528,9 +5531,10 @@ export interface paths {
                                 createdAt: string;
                                 /**
                                  * Format: uuid
+                                 * @description The mind's default digital twin, which answered
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                digitalTwinId: string | null;
+                                digitalTwinId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -5538,10 +5542,10 @@ export interface paths {
                                 id: string;
                                 /**
                                  * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started
+                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                mindAssessmentId: string | null;
+                                mindAssessmentId: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11

@@ -133,7 +133,13 @@ export const artifacts = pgTable('artifacts', {
   status: text('status').notNull(),
   createdAt: createdAt(),
   uploadedAt: timestamp('uploaded_at', { withTimezone: true, mode: 'date' }),
-}, (t) => [index('artifacts_mind_idx').on(t.mindId), index('artifacts_org_idx').on(t.organizationId)]);
+}, (t) => [
+  index('artifacts_mind_idx').on(t.mindId),
+  index('artifacts_org_idx').on(t.organizationId),
+  // The maintenance sweep looks for unfinished uploads by age (src/snapshots/sweeper.ts): a few
+  // rows among all artifacts, found without reading the finished ones.
+  index('artifacts_unfinished_created_idx').on(t.createdAt).where(sql`${t.status} in ('awaiting_upload', 'uploading')`),
+]);
 
 export const snapshots = pgTable('snapshots', {
   id: id(),
@@ -254,10 +260,11 @@ export const simulations = pgTable('simulations', {
   organizationId: uuid('organization_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
   mindId: uuid('mind_id').notNull().references(() => minds.id, { onDelete: 'cascade' }),
   /** The snapshot the simulation is pinned to ("as of"), or the newest linked one when it started. */
-  mindAssessmentId: uuid('mind_assessment_id'),
+  mindAssessmentId: uuid('mind_assessment_id').notNull(),
   /** Answer as of this snapshot's mindsetDate only (replay); null = all linked snapshots. */
   asOfSnapshotId: uuid('as_of_snapshot_id'),
-  digitalTwinId: uuid('digital_twin_id'),
+  /** The mind's default twin when it started (every mind has one; twins are not deleted on their own). */
+  digitalTwinId: uuid('digital_twin_id').notNull(),
   userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
   title: text('title').notNull(),
   model: text('model').notNull(),

@@ -37,6 +37,8 @@ export interface PreparedRun {
   engine: SimulationEngine;
   message: string;
   conversation: SimulationAccess | null;
+  /** What a new simulation records it answers from (spec: Simulation.mindAssessmentId, digitalTwinId). */
+  basis: { mindAssessmentId: string; digitalTwinId: string };
 }
 
 export interface RunIds {
@@ -103,7 +105,11 @@ export async function prepareRun(s: RunServices, caller: Caller, body: SimulateB
       { field: 'body.mindId' },
     );
   }
-  return { caller, scope, engine, message: body.scenario.message.trim(), conversation };
+  const mindAssessmentId = scope.asOfSnapshotId ?? scope.latestSnapshotId;
+  // Every mind gets its default twin when it is created, and a scope with snapshots has a newest one.
+  if (!mindAssessmentId || !scope.defaultTwinId) throw new Error(`Mind ${scope.mindId} has no ${mindAssessmentId ? 'default digital twin' : 'snapshot in scope'}`);
+  const basis = { mindAssessmentId, digitalTwinId: scope.defaultTwinId };
+  return { caller, scope, engine, message: body.scenario.message.trim(), conversation, basis };
 }
 
 /**
@@ -132,9 +138,9 @@ export async function createRun(s: RunServices, run: PreparedRun, mode: 'now' | 
         .values({
           organizationId: caller.organizationId,
           mindId: scope.mindId,
-          mindAssessmentId: scope.asOfSnapshotId ?? scope.latestSnapshotId,
+          mindAssessmentId: run.basis.mindAssessmentId,
           asOfSnapshotId: scope.asOfSnapshotId,
-          digitalTwinId: scope.defaultTwinId,
+          digitalTwinId: run.basis.digitalTwinId,
           userId: caller.userId,
           title: titleFrom(run.message),
           model: engine.id,

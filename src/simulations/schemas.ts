@@ -20,9 +20,10 @@ const UUID_FORMAT = { format: 'uuid', example: (Uuid as { example?: string }).ex
 export const Simulation = Type.Object({
   id: Uuid,
   mindId: Uuid,
-  mindAssessmentId: Nullable(
-    Type.String({ ...UUID_FORMAT, description: 'The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started' }),
-  ),
+  mindAssessmentId: Type.String({
+    ...UUID_FORMAT,
+    description: 'The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)',
+  }),
   asOfSnapshotId: Nullable(
     Type.String({
       ...UUID_FORMAT,
@@ -30,7 +31,7 @@ export const Simulation = Type.Object({
         'Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.',
     }),
   ),
-  digitalTwinId: Nullable(Uuid),
+  digitalTwinId: Type.String({ ...UUID_FORMAT, description: "The mind's default digital twin, which answered" }),
   organizationId: Uuid,
   userId: Uuid,
   user: User,

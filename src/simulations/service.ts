@@ -56,9 +56,9 @@ interface UserJson {
 interface SimulationRow {
   id: string;
   mind_id: string;
-  mind_assessment_id: string | null;
+  mind_assessment_id: string;
   as_of_snapshot_id: string | null;
-  digital_twin_id: string | null;
+  digital_twin_id: string;
   organization_id: string;
   user_id: string;
   title: string;

@@ -21,7 +21,7 @@ async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.S
     for await (const part of req.parts()) {
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
-        if (form.file) throw new AppError('VALIDATION_FAILED', 'Send one file per snapshot', { field: 'file' });
+        // A second file part never gets here: the `files: 1` limit refuses it (400, src/http/errors.ts).
         const spooled = await spoolToTempFile(part.file, service.tmpDir(ctx), ctx.config.maxUploadBytes);
         form.file = { ...spooled, fileName: part.filename || 'transcript' };
       } else {
