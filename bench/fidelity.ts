@@ -11,17 +11,21 @@
  * (engineInput: full-text retrieval, persona, other speakers; then the engine), and the answer is
  * compared with the person's real answer (token F1, ROUGE-L, content-word Jaccard). Baselines in
  * the same run, from the same memory: a random turn of the same person of answer length (≥ 8
- * words, as the real answers are), and the person's single most generic turn.
+ * words, as the real answers are), the person's single most generic turn, and a length-matched
+ * random excerpt: for each question, consecutive whole sentences of the person's own words from a
+ * random point in memory, as many words as the engine's answer to that question has (the engine
+ * chooses its length from the person's usual answer length, and token F1 depends on length).
  *
- * Run: node --import tsx bench/fidelity.ts   (writes bench/results/fidelity.md)
+ * Run: node --import tsx bench/fidelity.ts   (writes bench/results/fidelity.md; sections added
+ * by hand after the generated ones — "## Before: …" and the like — are kept)
  */
-import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
 import { parseInThisThread } from '../src/ingest/parse.ts';
 import { createExtractiveEngine } from '../src/simulation/extractive/index.ts';
-import { contentStems, words } from '../src/simulation/extractive/text.ts';
+import { contentStems, spokenSentences, words } from '../src/simulation/extractive/text.ts';
 import { engineInput } from '../src/simulations/run.ts';
 import { loadMindScope, PersonaCache } from '../src/simulations/retrieval.ts';
 import { startTestServer } from '../test/support/server.ts';
@@ -38,6 +42,9 @@ const MIN_MEMORY_TURNS = 10;
 /** Podcast guests: non-hosts with at least this many turns (not a sponsor read). */
 const MIN_GUEST_TURNS = 20;
 const HOSTS = new Set(['Lex Fridman', 'Lenny Rachitsky', 'Lenny']);
+/** Seeds of the random baselines (separate streams, so adding one does not move another). */
+const RANDOM_SEED = 20240601;
+const LENGTH_MATCHED_SEED = 20250101;
 
 // ─── the conversations, parsed as the service parses uploads ─────────────────────────────
 
@@ -231,6 +238,42 @@ function mostGenericTurn(memory: string[]): string {
   return memory[best]!;
 }
 
+/** The sentences of each of the person's turns in memory, in memory order (for lengthMatchedExcerpt). */
+function memorySentences(memory: readonly string[]): string[][] {
+  return memory.map((t) => spokenSentences(t).map((s) => s.text.trim()).filter((s) => words(s).length > 0));
+}
+
+/**
+ * A random excerpt of the person's own words about `target` words long: a random memory turn, a
+ * random sentence in it (split as the engine splits: spokenSentences), then the following whole
+ * sentences — on into the person's next turns in memory, wrapping at the end — until the excerpt
+ * reaches `target` words. The last sentence is kept only if that leaves the count nearer the
+ * target than stopping before it; at least one sentence is always taken.
+ */
+function lengthMatchedExcerpt(turns: readonly (readonly string[])[], target: number, rand: () => number): string {
+  const total = turns.reduce((n, t) => n + t.length, 0);
+  if (total === 0) return '';
+  let ti = Math.floor(rand() * turns.length);
+  while (turns[ti]!.length === 0) ti = (ti + 1) % turns.length;
+  let si = Math.floor(rand() * turns[ti]!.length);
+  const out: string[] = [];
+  let count = 0;
+  for (let taken = 0; taken < total; taken++) {
+    const sentence = turns[ti]![si]!;
+    const n = words(sentence).length;
+    if (out.length > 0 && Math.abs(count + n - target) > Math.abs(count - target)) break;
+    out.push(sentence);
+    count += n;
+    if (count >= target) break;
+    si++;
+    while (si >= turns[ti]!.length) {
+      ti = (ti + 1) % turns.length;
+      si = 0;
+    }
+  }
+  return out.join(' ');
+}
+
 // ─── running ─────────────────────────────────────────────────────────────────────────────
 
 interface Row {
@@ -240,9 +283,12 @@ interface Row {
   random: Scores;
   randomAny: Scores;
   generic: Scores;
+  /** The length-matched random excerpt. */
+  matched: Scores;
   abstained: number;
   words: number;
   goldWords: number;
+  matchedWords: number;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -253,9 +299,11 @@ interface Acc {
   random: Scores[];
   randomAny: Scores[];
   generic: Scores[];
+  matched: Scores[];
   abstained: number;
   words: number[];
   gold: number[];
+  matchedWords: number[];
 }
 
 function row(person: string, a: Acc): Row {
@@ -266,9 +314,11 @@ function row(person: string, a: Acc): Row {
     random: meanScores(a.random),
     randomAny: meanScores(a.randomAny),
     generic: meanScores(a.generic),
+    matched: meanScores(a.matched),
     abstained: a.abstained,
     words: mean(a.words),
     goldWords: mean(a.gold),
+    matchedWords: mean(a.matchedWords),
   };
 }
 
@@ -308,13 +358,15 @@ async function fidelity(cases: Case[]): Promise<{ rows: Row[]; overall: Row; mac
     const seedSeconds = (performance.now() - seedStart) / 1000;
 
     const per = new Map<string, Acc>();
-    const rand = prng(20240601);
+    const rand = prng(RANDOM_SEED);
+    const randMatched = prng(LENGTH_MATCHED_SEED);
     const times: number[] = [];
     for (const { c, id, organizationId } of minds) {
       const scope = (await loadMindScope(s.ctx.db, organizationId, id, null))!.scope;
       const answerLength = c.memory.filter((t) => words(t).length >= MIN_ANSWER_WORDS);
       const generic = mostGenericTurn(answerLength);
-      const acc = per.get(c.person) ?? { engine: [], random: [], randomAny: [], generic: [], abstained: 0, words: [], gold: [] };
+      const sentencesOfMemory = memorySentences(c.memory);
+      const acc = per.get(c.person) ?? { engine: [], random: [], randomAny: [], generic: [], matched: [], abstained: 0, words: [], gold: [], matchedWords: [] };
       per.set(c.person, acc);
       for (const item of c.items) {
         const t0 = performance.now();
@@ -325,8 +377,12 @@ async function fidelity(cases: Case[]): Promise<{ rows: Row[]; overall: Row; mac
         acc.random.push(score(answerLength[Math.floor(rand() * answerLength.length)]!, item.answer));
         acc.randomAny.push(score(c.memory[Math.floor(rand() * c.memory.length)]!, item.answer));
         acc.generic.push(score(generic, item.answer));
+        const answerWords = words(result.text).length;
+        const excerpt = lengthMatchedExcerpt(sentencesOfMemory, answerWords, randMatched);
+        acc.matched.push(score(excerpt, item.answer));
+        acc.matchedWords.push(words(excerpt).length);
         if (result.evidence.length === 0) acc.abstained++;
-        acc.words.push(words(result.text).length);
+        acc.words.push(answerWords);
         acc.gold.push(words(item.answer).length);
       }
     }
@@ -337,9 +393,11 @@ async function fidelity(cases: Case[]): Promise<{ rows: Row[]; overall: Row; mac
       random: all.flatMap((a) => a.random),
       randomAny: all.flatMap((a) => a.randomAny),
       generic: all.flatMap((a) => a.generic),
+      matched: all.flatMap((a) => a.matched),
       abstained: all.reduce((n, a) => n + a.abstained, 0),
       words: all.flatMap((a) => a.words),
       gold: all.flatMap((a) => a.gold),
+      matchedWords: all.flatMap((a) => a.matchedWords),
     };
     const overall = row('all questions (micro mean)', merged);
     const macro: Row = {
@@ -349,9 +407,11 @@ async function fidelity(cases: Case[]): Promise<{ rows: Row[]; overall: Row; mac
       random: meanScores(rows.map((r) => r.random)),
       randomAny: meanScores(rows.map((r) => r.randomAny)),
       generic: meanScores(rows.map((r) => r.generic)),
+      matched: meanScores(rows.map((r) => r.matched)),
       abstained: merged.abstained,
       words: mean(rows.map((r) => r.words)),
       goldWords: mean(rows.map((r) => r.goldWords)),
+      matchedWords: mean(rows.map((r) => r.matchedWords)),
     };
     return { rows, overall, macro, times, seedSeconds };
   } finally {
@@ -371,7 +431,8 @@ function percentile(xs: number[], p: number): number {
 
 function report(r: Awaited<ReturnType<typeof fidelity>>, convs: Conversation[], cases: Case[]): string {
   const line = (x: Row) =>
-    `| ${x.person} | ${x.n} | ${f3(x.engine.f1)} | ${f3(x.random.f1)} | ${f3(x.generic.f1)} | **${ratio(x.engine.f1, x.random.f1)}** | ${ratio(x.engine.f1, x.generic.f1)} | ${f3(x.engine.rougeL)} | ${f3(x.random.rougeL)} | ${f3(x.generic.rougeL)} | ${ratio(x.engine.rougeL, x.random.rougeL)} | ${f3(x.engine.jaccard)} | ${f3(x.random.jaccard)} | ${f3(x.generic.jaccard)} | ${ratio(x.engine.jaccard, x.random.jaccard)} | ${x.abstained} | ${Math.round(x.words)} / ${Math.round(x.goldWords)} |`;
+    `| ${x.person} | ${x.n} | ${f3(x.engine.f1)} | ${f3(x.random.f1)} | ${f3(x.generic.f1)} | **${ratio(x.engine.f1, x.random.f1)}** | ${ratio(x.engine.f1, x.generic.f1)} | ${f3(x.matched.f1)} | **${ratio(x.engine.f1, x.matched.f1)}** | ${f3(x.engine.rougeL)} | ${f3(x.random.rougeL)} | ${f3(x.generic.rougeL)} | ${ratio(x.engine.rougeL, x.random.rougeL)} | ${f3(x.matched.rougeL)} | ${ratio(x.engine.rougeL, x.matched.rougeL)} | ${f3(x.engine.jaccard)} | ${f3(x.random.jaccard)} | ${f3(x.generic.jaccard)} | ${ratio(x.engine.jaccard, x.random.jaccard)} | ${f3(x.matched.jaccard)} | ${ratio(x.engine.jaccard, x.matched.jaccard)} | ${x.abstained} | ${Math.round(x.words)} / ${Math.round(x.goldWords)} | ${Math.round(x.matchedWords)} |`;
+  const peopleBelow = (x: (r: Row) => number, bar: number) => r.rows.filter((p) => x(p) < bar).length;
   const o = r.overall;
   return [
     '# Fidelity of the extractive engine',
@@ -392,19 +453,39 @@ function report(r: Awaited<ReturnType<typeof fidelity>>, convs: Conversation[], 
     `of answer length (≥ ${MIN_ANSWER_WORDS} words, as every real answer is; seeded PRNG), and the single most generic turn (of those, the one with the`,
     'highest cosine similarity of content-stem counts to all the person\'s other turns).',
     '',
+    'Length-matched random baseline ("LM random"). The engine sets the length of its answer from how long the person usually',
+    'answers a question (`usualLength` / `wordBudget` in src/simulation/extractive/compose.ts), and token F1 and ROUGE-L depend',
+    'strongly on length, so the random turn above is not a like-for-like comparison. For each question this baseline takes a',
+    'random excerpt of the same person\'s own words from the same memory with about as many words as the engine\'s answer to',
+    'that question: a random memory turn, a random sentence in it (split as the engine splits), then the following whole',
+    'sentences — on into the person\'s next turns in memory — until the engine answer\'s word count is reached (the last sentence',
+    `kept only if that lands nearer the count). Own seeded PRNG (${LENGTH_MATCHED_SEED}), separate from the random turn's, so neither moves the other.`,
+    'When the engine abstains, its answer is a short "I haven\'t talked about that" and the excerpt is as short.',
+    '',
     '## Per person (means over held-out questions)',
     '',
-    'Columns: engine, random own turn (≥ 8 words), most generic turn; ratios engine / random and engine / generic. "Abstained" =',
-    'questions answered "I haven\'t talked about that" (no noun phrase of the question found in memory). Words = engine / real.',
+    'Columns: engine, random own turn (≥ 8 words), most generic turn; ratios engine / random and engine / generic; then the',
+    'length-matched random excerpt ("LM random") and engine / LM random. "Abstained" = questions answered "I haven\'t talked',
+    'about that" (no noun phrase of the question found in memory). Words = engine / real; LM words = the excerpts\' mean length.',
     '',
-    '| person | questions | F1 | F1 random | F1 generic | F1 ÷ random | F1 ÷ generic | ROUGE-L | RL random | RL generic | RL ÷ random | Jaccard | J random | J generic | J ÷ random | abstained | words |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| person | questions | F1 | F1 random | F1 generic | F1 ÷ random | F1 ÷ generic | F1 LM random | F1 ÷ LM random | ROUGE-L | RL random | RL generic | RL ÷ random | RL LM random | RL ÷ LM random | Jaccard | J random | J generic | J ÷ random | J LM random | J ÷ LM random | abstained | words | LM words |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...r.rows.map(line),
     line(r.macro),
     line(o),
     '',
     `Overall (all ${o.n} questions): engine / random-own-turn = **${ratio(o.engine.f1, o.random.f1)} token F1**, **${ratio(o.engine.rougeL, o.random.rougeL)} ROUGE-L**, **${ratio(o.engine.jaccard, o.random.jaccard)} topical overlap**;`,
     `engine / most-generic-turn = ${ratio(o.engine.f1, o.generic.f1)} F1, ${ratio(o.engine.rougeL, o.generic.rougeL)} ROUGE-L, ${ratio(o.engine.jaccard, o.generic.jaccard)} topical overlap. Aim: ≥ 1.3× random-own-turn.`,
+    '',
+    `Length-matched: engine / LM-random = **${ratio(o.engine.f1, o.matched.f1)} token F1** (${ratio(r.macro.engine.f1, r.macro.matched.f1)} macro), **${ratio(o.engine.rougeL, o.matched.rougeL)} ROUGE-L**, **${ratio(o.engine.jaccard, o.matched.jaccard)} topical overlap**`,
+    `(LM-random F1 ${f3(o.matched.f1)} against ${f3(o.random.f1)} for the random turn; excerpts ${Math.round(o.matchedWords)} words on average, the engine ${Math.round(o.words)}).`,
+    `On token F1 the engine's advantage over a random sample of the person's own words ${o.matched.f1 > o.random.f1 ? 'shrinks' : 'does not shrink'} when the sample is as long as`,
+    `the engine's answer: ${ratio(o.engine.f1, o.random.f1)} → ${ratio(o.engine.f1, o.matched.f1)}; ROUGE-L ${ratio(o.engine.rougeL, o.random.rougeL)} → ${ratio(o.engine.rougeL, o.matched.rougeL)}; topical overlap ${ratio(o.engine.jaccard, o.random.jaccard)} → ${ratio(o.engine.jaccard, o.matched.jaccard)}.`,
+    `People below 1.3× on F1: ${peopleBelow((p) => p.engine.f1 / p.random.f1, 1.3)} of ${r.rows.length} against the random turn, ${peopleBelow((p) => p.engine.f1 / p.matched.f1, 1.3)} of ${r.rows.length} against LM random;`,
+    `below 1.0× (worse than a random excerpt of the same length): ${peopleBelow((p) => p.engine.f1 / p.matched.f1, 1)} of ${r.rows.length}.`,
+    '',
+    'Caveat: the engine\'s design choices (answer length, match weights, which words are searched) were evaluated on these same',
+    'held-out questions — there is no separate development split — so every engine ratio on this page may be optimistic.',
     '',
     `For reference, against a random turn of any length (including "Yeah." interjections, the baseline of earlier runs), the`,
     `engine's F1 ratio would be ${ratio(o.engine.f1, o.randomAny.f1)} (random-any F1 ${f3(o.randomAny.f1)}): short turns share few words with any answer, which flattered the engine.`,
@@ -415,13 +496,24 @@ function report(r: Awaited<ReturnType<typeof fidelity>>, convs: Conversation[], 
   ].join('\n');
 }
 
+/** Headings this script writes; any other `## ` section of the results file was added by hand. */
+const GENERATED_SECTIONS = ['## Per person (means over held-out questions)'];
+
+/** The hand-written sections at the end of the existing results file (from its first heading this script does not write), kept on rewrite. */
+function handWrittenSections(): string {
+  if (!existsSync(RESULTS)) return '';
+  const lines = readFileSync(RESULTS, 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.startsWith('## ') && !GENERATED_SECTIONS.includes(l.trim()));
+  return at < 0 ? '' : `\n${lines.slice(at).join('\n')}`;
+}
+
 async function main(): Promise<void> {
   const convs = await loadConversations();
   const cases = buildCases(convs);
   const result = await fidelity(cases);
   const md = report(result, convs, cases);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(RESULTS, md);
+  writeFileSync(RESULTS, md + handWrittenSections());
   console.log(md);
 }
 
