@@ -58,13 +58,24 @@ interface Conversation {
 
 async function parse(url: URL): Promise<SeedTurn[]> {
   const transcript = await parseInThisThread(fileURLToPath(url), 'txt');
-  return transcript.turns.map((t) => ({ speaker: t.speaker, text: t.text, startMs: t.startMs ?? null }));
+  return transcript.turns.map((t) => ({ speaker: t.speaker, text: t.text, startMs: t.startMs ?? null, ...(t.continues ? { continues: true as const } : {}) }));
+}
+
+/**
+ * What the person really answered: the turn at `i` and the parts that continue it. Ingest cuts a
+ * turn over 400 words into parts for retrieval; the answer to compare with is still the whole reply.
+ */
+function wholeReply(turns: readonly SeedTurn[], i: number): string {
+  const parts = [turns[i]!.text];
+  for (let j = i + 1; j < turns.length && turns[j]!.continues; j++) parts.push(turns[j]!.text);
+  return parts.join(' ');
 }
 
 /** Guests of a podcast: non-hosts with enough turns to be interviewed. */
 function guests(turns: SeedTurn[]): string[] {
   const counts = new Map<string, number>();
-  for (const t of turns) counts.set(t.speaker, (counts.get(t.speaker) ?? 0) + 1);
+  // Turns taken, not the parts ingest cut long ones into.
+  for (const t of turns) if (!t.continues) counts.set(t.speaker, (counts.get(t.speaker) ?? 0) + 1);
   return [...counts].filter(([s, n]) => !HOSTS.has(s) && n >= MIN_GUEST_TURNS).map(([s]) => s).sort();
 }
 
@@ -125,7 +136,7 @@ function buildCases(convs: Conversation[]): Case[] {
         const q = conv.turns[i - 1]!;
         if (t.speaker !== person || conv.subjects.includes(q.speaker)) continue; // asked by an interviewer, not an opponent
         if (!q.text.includes('?') || words(q.text).length < MIN_QUESTION_WORDS || words(t.text).length < MIN_ANSWER_WORDS) continue;
-        items.push({ question: q.text, answer: t.text });
+        items.push({ question: q.text, answer: wholeReply(conv.turns, i) });
       }
       if (items.length > 0) cases.push({ person, conversation: conv, snapshots, items, memory });
     }

@@ -189,6 +189,8 @@ export const turns = pgTable('turns', {
   isMind: boolean('is_mind').notNull(),
   /** The other speaker's turn just before this one: the question the mind was answering. */
   context: text('context'),
+  /** Words of the whole reply when ingest cut a long turn into parts (each part has it); else null. */
+  replyWords: integer('reply_words'),
   /**
    * What a search matches: the turn's words (weight A) and its question's (B). Stored in the row
    * (STORAGE MAIN, set by migration 0003, which drizzle-kit does not model): every search reads

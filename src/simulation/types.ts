@@ -22,6 +22,8 @@ export interface MemoryTurn {
    * speech, not a turn the person took, so its length says nothing about how long they speak.
    */
   unlabelled?: boolean;
+  /** Words of the whole reply when this turn is one part of a long turn that ingest cut in parts. */
+  replyWords?: number;
 }
 
 /** A compact description of the person, from the analysis of their snapshots. */

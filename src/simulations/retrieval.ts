@@ -136,6 +136,7 @@ interface TurnRow {
   seq: number;
   mindset_date: string | Date;
   unlabelled: boolean;
+  reply_words: number | null;
 }
 
 export interface RetrieveOptions {
@@ -176,7 +177,7 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
   const where = inScope(scope.organizationId, scope.mindId, scope.asOfDate);
   const turnsOf = sql`turns t join snapshots s on s.id = t.snapshot_id
     where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${where}`;
-  const columns = sql`t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, s.mindset_date, s.speakers_labelled is false as unlabelled`;
+  const columns = sql`t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, t.reply_words, s.mindset_date, s.speakers_labelled is false as unlabelled`;
   const fallback = sql`select ${columns}, 0::real as rank
     from ${turnsOf}
     order by s.mindset_date desc, t.seq desc
@@ -225,6 +226,7 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
     mindsetDate: toDate(r.mindset_date),
     seq: Number(r.seq),
     ...(r.unlabelled ? { unlabelled: true } : {}),
+    ...(r.reply_words === null ? {} : { replyWords: Number(r.reply_words) }),
   }));
 }
 

@@ -25,6 +25,8 @@ export interface DigestedTurn {
   isMind: boolean;
   /** The nearest preceding turn of another speaker: what the mind was answering. */
   context: string | null;
+  /** Words of the whole reply, on each part of a long turn that ingest cut in parts; else null. */
+  replyWords: number | null;
 }
 
 export interface Digest {
@@ -68,6 +70,7 @@ export function digestTranscript(transcript: Transcript, request: DigestRequest,
 export function attributeTurns(transcript: Transcript, request: DigestRequest, newId: () => string = randomUUID): { turns: DigestedTurn[]; attribution: AttributionResult } {
   const attribution = attributeSpeaker(transcript, { mindName: request.mindName, requestedSpeaker: request.requestedSpeaker });
   let lastOther: string | null = null;
+  const replies = replyWordCounts(transcript.turns);
   const turns: DigestedTurn[] = transcript.turns.map((t, seq) => {
     const isMind = t.speaker === attribution.mindLabel;
     const turn: DigestedTurn = {
@@ -79,11 +82,32 @@ export function attributeTurns(transcript: Transcript, request: DigestRequest, n
       endMs: t.endMs ?? null,
       isMind,
       context: isMind ? lastOther : null,
+      replyWords: replies[seq]!,
     };
     if (!isMind) lastOther = t.text.length > MAX_CONTEXT_CHARS ? t.text.slice(-MAX_CONTEXT_CHARS) : t.text;
     return turn;
   });
   return { turns, attribution };
+}
+
+/**
+ * For each turn, the words of the whole reply when the turn is one part of a long turn that ingest
+ * cut in parts (`continues` marks the later parts), else null. How long a person answers is a
+ * matter of replies, not of the parts a search ranks: the engine sizes its answers by it.
+ */
+export function replyWordCounts(turns: readonly { text: string; continues?: true }[]): (number | null)[] {
+  const out: (number | null)[] = turns.map(() => null);
+  for (let start = 0; start < turns.length; ) {
+    let end = start + 1;
+    while (end < turns.length && turns[end]!.continues) end++;
+    if (end - start > 1) {
+      let total = 0;
+      for (let i = start; i < end; i++) total += turns[i]!.text.split(/\s+/).filter(Boolean).length;
+      for (let i = start; i < end; i++) out[i] = total;
+    }
+    start = end;
+  }
+  return out;
 }
 
 /**

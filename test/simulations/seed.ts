@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { analyseTurns, type AnalysisResult } from '../../src/analysis/index.ts';
 import type { Db } from '../../src/db/client.ts';
 import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/db/schema.ts';
+import { replyWordCounts } from '../../src/snapshots/digest.ts';
 
 export const TRANSCRIPTS = new URL('../../../shared/data/transcripts/', import.meta.url);
 
@@ -14,6 +15,8 @@ export interface SeedTurn {
   speaker: string;
   text: string;
   startMs?: number | null;
+  /** A later part of a long turn that ingest cut in parts (src/ingest/split.ts). */
+  continues?: true;
 }
 
 export interface SeedSnapshot {
@@ -61,12 +64,13 @@ export async function seedSnapshot(db: Db, o: SeedSnapshot): Promise<{ snapshotI
     .insert(artifacts)
     .values({ organizationId: o.organizationId, mindId: o.mindId, storageKey: `test/${randomUUID()}`, fileName: 'seed.txt', contentType: 'text/plain', kind: 'txt', status: 'uploaded' })
     .returning({ id: artifacts.id });
-  const rows = o.turns.map((t, i) => ({ id: randomUUID(), seq: i, speaker: t.speaker, text: t.text, startMs: t.startMs ?? null, isMind: t.speaker === o.mind }));
+  const replies = replyWordCounts(o.turns);
+  const rows = o.turns.map((t, i) => ({ id: randomUUID(), seq: i, speaker: t.speaker, text: t.text, startMs: t.startMs ?? null, isMind: t.speaker === o.mind, replyWords: replies[i]! }));
   const analysis = o.precomputed
     ? remap(o.precomputed, rows.map((r) => r.id))
     : o.analyse === false
       ? null
-      : analyseTurns(rows.map((r) => ({ turnId: r.id, speaker: r.speaker, text: r.text, startMs: r.startMs, isMind: r.isMind })));
+      : analyseTurns(rows.map((r, i) => ({ turnId: r.id, speaker: r.speaker, text: r.text, startMs: r.startMs, isMind: r.isMind, ...(o.turns[i]!.continues ? { continues: true as const } : {}) })));
   const [snap] = await db
     .insert(snapshots)
     .values({

@@ -104,21 +104,35 @@ export const UNLABELLED_ANSWER_WORDS = 60;
  * that answered one (people answer questions at more length than they take turns in general:
  * 30–60% more in the debates and interviews); otherwise, or with too few of those, their usual
  * words per turn (from the persona, else the mean over memory, as the persona measures it).
- * Turns from files without speaker labels do not count (see UNLABELLED_ANSWER_WORDS).
+ * Turns from files without speaker labels do not count (see UNLABELLED_ANSWER_WORDS). A long
+ * reply that ingest cut in parts counts once, at its whole length.
  */
 export function usualLength(persona: PersonaCard, memory: readonly MemoryTurn[], question: boolean): number {
   const labelled = memory.filter((t) => !t.unlabelled);
   if (question) {
     const answers: number[] = [];
+    const parted = new Set<string>();
     for (const t of labelled) {
       const indexed = indexTurn(t); // cached per turn: no tokenising on every request
-      if (indexed.context.asks) answers.push(indexed.text.words);
+      if (!indexed.context.asks) continue;
+      if (t.replyWords !== undefined) {
+        // The parts of one reply share its question.
+        const reply = `${t.snapshotId}\u0000${t.context}`;
+        if (parted.has(reply)) continue;
+        parted.add(reply);
+      }
+      answers.push(replyLength(t));
     }
     if (answers.length >= MIN_ANSWERS_FOR_LENGTH) return mean(answers);
   }
   const styled = persona.style.wordsPerTurn;
   if (typeof styled === 'number' && styled > 0) return styled;
-  return labelled.length > 0 ? mean(labelled.map((t) => indexTurn(t).text.words)) : UNLABELLED_ANSWER_WORDS;
+  return labelled.length > 0 ? mean(labelled.map(replyLength)) : UNLABELLED_ANSWER_WORDS;
+}
+
+/** How long the reply a turn belongs to is: the whole reply when ingest cut it in parts, else the turn. */
+function replyLength(t: MemoryTurn): number {
+  return t.replyWords ?? indexTurn(t).text.words; // indexTurn is cached per turn
 }
 
 /**
@@ -128,7 +142,7 @@ export function usualLength(persona: PersonaCard, memory: readonly MemoryTurn[],
  */
 export function wordBudget(persona: PersonaCard, memory: readonly MemoryTurn[], sources: readonly RankedTurn[], question = false): number {
   const usual = usualLength(persona, memory, question);
-  const similar = median(sources.slice(0, 3).flatMap((r) => (r.turn.unlabelled ? [] : [indexTurn(r.turn).text.words])));
+  const similar = median(sources.slice(0, 3).flatMap((r) => (r.turn.unlabelled ? [] : [replyLength(r.turn)])));
   const raw = usual > 0 && similar > 0 ? Math.sqrt(usual * similar) : usual || similar;
   return Math.round(Math.min(MAX_BUDGET, Math.max(MIN_BUDGET, raw)));
 }
