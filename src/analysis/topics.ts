@@ -532,8 +532,8 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
     const weights = centrality(g);
     const members = [...g.terms].sort((a, b) => weights.get(b)! - weights.get(a)! || (a.key < b.key ? -1 : 1));
     const passages = (t: Term): number => own.reduce((n, ci) => n + (chunks[ci]!.terms.has(t.key) ? 1 : 0), 0);
-    const labelTerm = chooseLabel(members.map((t) => ({ term: t, lemmas: t.lemmas, surface: mostCommon(t.surfaces), count: t.count, weight: weights.get(t)!, passages: passages(t) }))).term;
-    const label = mostCommon(labelTerm.surfaces);
+    const chosen = chooseLabel(members.map((t) => ({ term: t, lemmas: t.lemmas, surface: mostCommon(t.surfaces), count: t.count, weight: weights.get(t)!, passages: passages(t) })));
+    const { term: labelTerm, surface: label } = chosen;
     // Keywords: the label, then members by weight (fragments of longer terms were absorbed before grouping).
     const keywords: string[] = [];
     const shown: Term[] = [];

@@ -5,7 +5,7 @@ import { QUEUE, queueDefinitions } from '../jobs/queues.ts';
 import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
 import { snapshotRoutes, uploadRoutes } from './routes.ts';
 import { deleteMindArtifacts } from './service.ts';
-import { sweepLostSnapshots } from './sweeper.ts';
+import { sweepArtifactsOnSchedule, sweepLostSnapshots } from './sweeper.ts';
 
 /** Memory bank snapshots: upload, processing pipeline, analysis endpoints, profile. */
 export const snapshotsModule: Module = {
@@ -16,6 +16,10 @@ export const snapshotsModule: Module = {
     const queue = queueDefinitions(ctx.config).find((q) => q.name === QUEUE.processSnapshot)!;
     const log = jobLogger(ctx.config);
     ctx.queue.repeat('snapshot sweeper', ctx.config.jobMaintenanceSeconds, async () => void (await sweepLostSnapshots(ctx, queue, log)));
+    // Abandoned uploads and files nobody owns; a failure (the store unreachable) is tried again next time.
+    ctx.queue.repeat('artifact sweeper', ctx.config.jobMaintenanceSeconds, () =>
+      sweepArtifactsOnSchedule(ctx, log).catch((err: unknown) => log.warn({ err }, 'artifact sweep failed; trying again at the next maintenance')),
+    );
   },
   routes: snapshotRoutes,
   publicRoutes: uploadRoutes,

@@ -67,9 +67,8 @@ type ArtifactRow = typeof artifacts.$inferSelect;
 export const keysOf = (a: Pick<ArtifactRow, 'id' | 'organizationId' | 'mindId' | 'storageKey'>) =>
   [...new Set([a.storageKey, incomingKey(a.organizationId, a.mindId, a.id), storageKey(a.organizationId, a.mindId, a.id)])];
 
-// Keys are written with ids as the database returns them, in lower case: nothing else is ours.
-const KEY_UUID = UUID_PATTERN.replace(/A-F/g, '');
-const ARTIFACT_KEY = new RegExp(`^${ARTIFACTS_PREFIX}(${KEY_UUID})/mind/(${KEY_UUID})/(?:incoming/)?(${KEY_UUID})$`);
+// Keys are written with ids as the database returns them, in lower case (case-sensitive match): nothing else is ours.
+const ARTIFACT_KEY = new RegExp(`^${ARTIFACTS_PREFIX}(${UUID_PATTERN})/mind/(${UUID_PATTERN})/(?:incoming/)?(${UUID_PATTERN})$`);
 
 /** Whose artifact a stored key belongs to, or null for a key in no shape this service writes. */
 export function parseArtifactKey(key: string): { organizationId: string; mindId: string; artifactId: string } | null {

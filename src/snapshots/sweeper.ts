@@ -24,7 +24,7 @@ export const LOST_REASON = 'Processing was interrupted repeatedly (worker lost);
  * Fails the open snapshots whose job is no longer live, and (a backstop for a queue whose
  * maintenance stopped) those processing for longer than all attempts can take. Returns their ids.
  */
-async function failLostSnapshots(ctx: AppContext, queue: QueueDefinition, log: JobLogger): Promise<string[]> {
+export async function sweepLostSnapshots(ctx: AppContext, queue: QueueDefinition, log: JobLogger): Promise<string[]> {
   const budget = attemptsBudgetSeconds(queue, ctx.config.jobMaintenanceSeconds);
   const rows = rowsOf<{ id: string; organization_id: string; mind_id: string; status: string }>(
     await ctx.db.execute(sql`
@@ -40,17 +40,6 @@ async function failLostSnapshots(ctx: AppContext, queue: QueueDefinition, log: J
     log.warn({ snapshotId: r.id, mindId: r.mind_id, was: r.status }, 'snapshot failed by the sweeper: its job can no longer run');
   }
   return rows.map((r) => r.id);
-}
-
-/**
- * The maintenance task every process with the queue runs (module.ts schedules it): lost
- * snapshots first, then abandoned artifacts. A failing artifact sweep (the store unreachable) is
- * logged and tried again next time; it never keeps lost snapshots from being settled.
- */
-export async function sweepLostSnapshots(ctx: AppContext, queue: QueueDefinition, log: JobLogger): Promise<string[]> {
-  const failed = await failLostSnapshots(ctx, queue, log);
-  await sweepArtifactsOnSchedule(ctx, log).catch((err: unknown) => log.warn({ err }, 'artifact sweep failed; trying again at the next maintenance'));
-  return failed;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -104,8 +93,12 @@ export interface ArtifactSweepOptions {
 
 const lastStoreSweep = new WeakMap<AppContext, number>();
 
-/** Rows at every maintenance (a few small statements); the store listing at most hourly per process. */
-async function sweepArtifactsOnSchedule(ctx: AppContext, log: JobLogger): Promise<void> {
+/**
+ * The periodic artifact sweep (module.ts schedules it beside sweepLostSnapshots, so neither keeps
+ * the other from running): rows at every maintenance (a few small statements), the store listing
+ * at most hourly per process.
+ */
+export async function sweepArtifactsOnSchedule(ctx: AppContext, log: JobLogger): Promise<void> {
   const last = lastStoreSweep.get(ctx);
   const listStore = last === undefined || Date.now() - last >= STORE_SWEEP_INTERVAL_MS;
   if (listStore) lastStoreSweep.set(ctx, Date.now());
@@ -156,21 +149,32 @@ async function removeAbandonedArtifacts(ctx: AppContext, now: Date, log: JobLogg
     and (status = 'awaiting_upload' or (${stuckUpload(c)}))
     and not exists (select 1 from snapshots s where s.artifact_id = artifacts.id)`;
   const counts = { expired: 0, crashed: 0 };
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const rows = rowsOf<{ id: string; organization_id: string; mind_id: string; storage_key: string; status: string }>(
-      await ctx.db.execute(sql`
-        delete from artifacts where id in (select id from artifacts where ${removable} limit ${BATCH} for update skip locked)
-          and ${removable}
-        returning id, organization_id, mind_id, storage_key, status`),
-    );
-    // Rows first, then bytes: a row gone stops every writer (a local URL needs it, a confirmation
-    // updates it); bytes a failed delete leaves are orphans for the store listing.
-    const keys = rows.flatMap((r) => keysOf({ id: r.id, organizationId: r.organization_id, mindId: r.mind_id, storageKey: r.storage_key }));
-    await deleteObjects(ctx, keys, log);
-    for (const r of rows) counts[r.status === 'uploading' ? 'crashed' : 'expired']++;
-    if (rows.length < BATCH) break;
-  }
+  await inBatches(
+    ctx,
+    (batch) => sql`delete from artifacts where id in (select id from artifacts where ${removable} limit ${batch} for update skip locked)
+      and ${removable}
+      returning id, organization_id, mind_id, storage_key, status`,
+    async (rows: { id: string; organization_id: string; mind_id: string; storage_key: string; status: string }[]) => {
+      // Rows first, then bytes: a row gone stops every writer (a local URL needs it, a confirmation
+      // updates it); bytes a failed delete leaves are orphans for the store listing.
+      const keys = rows.flatMap((r) => keysOf({ id: r.id, organizationId: r.organization_id, mindId: r.mind_id, storageKey: r.storage_key }));
+      await deleteObjects(ctx, keys, log);
+      for (const r of rows) counts[r.status === 'uploading' ? 'crashed' : 'expired']++;
+    },
+  );
   return counts;
+}
+
+/**
+ * Runs a statement that claims and changes at most `batch` rows (LIMIT … FOR UPDATE SKIP LOCKED)
+ * until it changes fewer, MAX_BATCHES times at most; `each` sees every batch's returned rows.
+ */
+async function inBatches<R>(ctx: AppContext, statement: (batch: number) => SQL, each: (rows: R[]) => Promise<void> | void): Promise<void> {
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const rows = rowsOf<R>(await ctx.db.execute(statement(BATCH)));
+    await each(rows);
+    if (rows.length < BATCH) return;
+  }
 }
 
 /**
@@ -182,16 +186,13 @@ async function reopenCrashedUploads(ctx: AppContext, now: Date): Promise<number>
   const c = cutoffs(ctx, now);
   const reopenable = sql`${stuckUpload(c)} and created_at >= ${c.expiredBefore}::timestamptz`;
   let reopened = 0;
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const rows = rowsOf<{ id: string }>(
-      await ctx.db.execute(sql`
-        update artifacts set status = 'awaiting_upload', uploaded_at = null
-        where id in (select id from artifacts where ${reopenable} limit ${BATCH} for update skip locked) and ${reopenable}
-        returning id`),
-    );
-    reopened += rows.length;
-    if (rows.length < BATCH) break;
-  }
+  await inBatches(
+    ctx,
+    (batch) => sql`update artifacts set status = 'awaiting_upload', uploaded_at = null
+      where id in (select id from artifacts where ${reopenable} limit ${batch} for update skip locked) and ${reopenable}
+      returning id`,
+    (rows) => void (reopened += rows.length),
+  );
   return reopened;
 }
 

@@ -151,18 +151,18 @@ export class S3ArtifactStore implements ArtifactStore {
   }
 
   async deletePrefix(prefix: string): Promise<void> {
-    assertValidPrefix(prefix);
-    let token: string | undefined;
-    do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: this.location.prefix + prefix, ContinuationToken: token }));
-      const keys = (page.Contents ?? []).map((o) => o.Key!).filter(Boolean);
-      // One DeleteObject each (a mind holds a handful): DeleteObjects needs a Content-MD5 that some
-      // S3-compatible stores and the SDK's checksum settings disagree about.
-      for (let i = 0; i < keys.length; i += 8) {
-        await Promise.all(keys.slice(i, i + 8).map((Key) => this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key }))));
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+    // One DeleteObject each, eight at a time (a mind holds a handful): DeleteObjects needs a
+    // Content-MD5 that some S3-compatible stores and the SDK's checksum settings disagree about.
+    let keys: string[] = [];
+    const flush = async () => {
+      await Promise.all(keys.map((key) => this.delete(key)));
+      keys = [];
+    };
+    for await (const o of this.list(prefix)) {
+      keys.push(o.key);
+      if (keys.length === 8) await flush();
+    }
+    await flush();
   }
 
   /** ListObjectsV2 page by page (up to 1000 keys each), keys given back without the store's prefix. */

@@ -73,18 +73,32 @@ function indexField(text: string | null): FieldIndex {
   return { terms, length: terms.length, words: raws.length, asks: asksSomething(text) };
 }
 
+/**
+ * The entry of `id` in an LRU map when `fresh` says it still matches its turn, else one made
+ * anew (evicting the least recently used entry when the map is full).
+ */
+function cachedFor<E>(map: Map<string, E>, id: string, fresh: (e: E) => boolean, make: () => E): E {
+  const hit = map.get(id);
+  if (hit && fresh(hit)) {
+    // Refresh its place so the least recently used turns are the ones evicted.
+    map.delete(id);
+    map.set(id, hit);
+    return hit;
+  }
+  const entry = make();
+  if (map.size >= CACHE_LIMIT) map.delete(map.keys().next().value!);
+  map.set(id, entry);
+  return entry;
+}
+
 /** The indexed text and context of `turn`, from the cache when the text is unchanged. */
 export function indexTurn(turn: MemoryTurn): { text: FieldIndex; context: FieldIndex } {
-  const hit = cache.get(turn.turnId);
-  if (hit && hit.text === turn.text && hit.context === turn.context) {
-    // Refresh its place so the least recently used turns are the ones evicted.
-    cache.delete(turn.turnId);
-    cache.set(turn.turnId, hit);
-    return { text: hit.textIndex, context: hit.contextIndex };
-  }
-  const entry: Entry = { text: turn.text, context: turn.context, textIndex: indexField(turn.text), contextIndex: indexField(turn.context) };
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  cache.set(turn.turnId, entry);
+  const entry = cachedFor(
+    cache,
+    turn.turnId,
+    (e) => e.text === turn.text && e.context === turn.context,
+    (): Entry => ({ text: turn.text, context: turn.context, textIndex: indexField(turn.text), contextIndex: indexField(turn.context) }),
+  );
   return { text: entry.textIndex, context: entry.contextIndex };
 }
 
@@ -108,14 +122,5 @@ const sentenceCache = new Map<string, { text: string; spans: readonly SentenceSp
 
 /** The sentences of `turn` (`spokenSentences`), from the cache when its text is unchanged. */
 export function sentencesOf(turn: MemoryTurn): readonly SentenceSpan[] {
-  const hit = sentenceCache.get(turn.turnId);
-  if (hit && hit.text === turn.text) {
-    sentenceCache.delete(turn.turnId);
-    sentenceCache.set(turn.turnId, hit);
-    return hit.spans;
-  }
-  const spans = spokenSentences(turn.text);
-  if (sentenceCache.size >= CACHE_LIMIT) sentenceCache.delete(sentenceCache.keys().next().value!);
-  sentenceCache.set(turn.turnId, { text: turn.text, spans });
-  return spans;
+  return cachedFor(sentenceCache, turn.turnId, (e) => e.text === turn.text, () => ({ text: turn.text, spans: spokenSentences(turn.text) })).spans;
 }
