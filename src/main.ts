@@ -112,7 +112,7 @@ program
 
 program
   .command('mcp')
-  .description('Serve a Model Context Protocol server over stdio for AI assistants: tools list_minds, search_minds, get_mind_profile, list_snapshots and simulate, backed by a running Mindprint over HTTP.')
+  .description('Serve a Model Context Protocol server over stdio for AI assistants (find, build, read and simulate minds: get_all_minds, search_minds, create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, get_snapshot_status, simulate, …), backed by a running Mindprint over HTTP. Remote assistants use /mcp on the server instead.')
   .addHelpText('after', `\n${MCP_ENV_HELP}\n`)
   .action(async () => {
     const { runMcpServer } = await import('./mcp/server.ts');

@@ -39,6 +39,8 @@ export type Snapshot = ResponseOf<'/minds/{mindId}/snapshots', 'get'>['snapshots
 export type SnapshotStatus = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/status', 'get'>;
 export type SnapshotDetails = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}', 'get'>;
 export type CreatedSnapshot = ResponseOf<'/minds/{mindId}/snapshots', 'post'>;
+export type SignedUploadUrl = ResponseOf<'/minds/{mindId}/signed-url', 'get'>;
+export type SignedUpload = ResponseOf<'/uploads/{token}', 'put'>;
 export type Psychometric = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/psychometrics', 'get'>['psychometrics'][number];
 export type KeyTopic = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/topic-analysis', 'get'>['keyTopics'][number];
 export type Finding = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/findings', 'get'>['findings'][number];
@@ -108,6 +110,14 @@ export interface UploadSnapshotInput {
   /** ISO date or date-time of the conversation (default now). */
   mindsetDate?: string;
   /** The speaker label that is this mind (default: matched by the mind's name). */
+  speaker?: string;
+  digitalTwinId?: string;
+}
+
+export interface SnapshotFromArtifactInput {
+  /** An artifact uploaded through a signed URL (getSignedUploadUrl, then uploadToSignedUrl). */
+  artifactId: string;
+  mindsetDate?: string;
   speaker?: string;
   digitalTwinId?: string;
 }
@@ -227,6 +237,29 @@ export class MindprintClient {
     if (input.digitalTwinId !== undefined) form.append('digitalTwinId', input.digitalTwinId);
     return this.request('POST', `/minds/${enc(mindId)}/snapshots`, { body: form });
   }
+  /** Creates a snapshot from an artifact already uploaded through a signed URL. */
+  createSnapshotFromArtifact(mindId: string, input: SnapshotFromArtifactInput): Promise<CreatedSnapshot> {
+    const form = new FormData();
+    for (const [field, value] of Object.entries(input)) if (value !== undefined) form.append(field, value);
+    return this.request('POST', `/minds/${enc(mindId)}/snapshots`, { body: form });
+  }
+
+  /** Creates an artifact and a URL to PUT its bytes to once, with this content type, before `expiresAt`. */
+  getSignedUploadUrl(mindId: string, query: QueryOf<'/minds/{mindId}/signed-url', 'get'>): Promise<SignedUploadUrl> {
+    return this.request('GET', `/minds/${enc(mindId)}/signed-url`, { query });
+  }
+
+  /**
+   * PUTs the bytes to a signed upload URL (as `signedUrl` gives it: the URL is the credential, no
+   * API key is sent). A Blob from `fs.openAsBlob` is streamed from disk, not read into memory.
+   */
+  async uploadToSignedUrl(signedUrl: string, body: Blob | Uint8Array | string, contentType: string, opts: { signal?: AbortSignal } = {}): Promise<SignedUpload> {
+    const payload = body instanceof Uint8Array ? new Blob([new Uint8Array(body)]) : body;
+    const res = await this.#fetch(signedUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: payload, signal: opts.signal });
+    if (!res.ok) throw await apiError(res);
+    return (await res.json()) as SignedUpload;
+  }
+
   listSnapshots(mindId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots', 'get'>> {
     return this.request('GET', `/minds/${enc(mindId)}/snapshots`);
   }

@@ -1,0 +1,80 @@
+/**
+ * The MCP tools over Streamable HTTP at /mcp, for remote assistants, authenticated with the same
+ * Bearer API keys as the API (a missing or revoked key is the API's 401 JSON).
+ *
+ * Stateless: every POST gets a fresh MCP server and transport and answers with JSON, so no
+ * session lives in a process and any replica can serve any request behind a plain load balancer
+ * (no sticky sessions, nothing lost on a restart). The tools keep no state between calls anyway:
+ * a conversation continues through its conversationId, stored in the database. GET (a stream of
+ * server-initiated messages) and DELETE (ending a session) have nothing to serve: 405.
+ *
+ * The tools are the stdio server's, acting through a MindprintClient bound to the caller: it sends
+ * the request's own API key into this app in-process (./inject-fetch.ts), so each tool call is
+ * exactly the API call a remote client would make, with the caller's organization.
+ *
+ * The MCP SDK is loaded on the first /mcp request, not when the API starts.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+
+/** JSON-RPC bodies; a transcript sent as text (upload_text_to_signed_url) is the largest. */
+export const MCP_BODY_LIMIT = 8 * 1024 * 1024;
+
+const FORWARDED = ['host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'user-agent'];
+
+const loadMcp = (() => {
+  let loading: Promise<[typeof import('./server.ts'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('../client/index.ts'), typeof import('./inject-fetch.ts')]> | null = null;
+  return () =>
+    (loading ??= Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('../client/index.ts'), import('./inject-fetch.ts')]).catch((err: unknown) => {
+      loading = null;
+      throw err;
+    }));
+})();
+
+const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
+  reply
+    .status(405)
+    .header('allow', 'POST')
+    .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.' }, id: null });
+
+export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // The MCP transport reads the JSON-RPC body itself, so malformed JSON or a wrong content type
+  // gets the protocol's own error (-32700, 415) rather than an API error.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_req, body, done) => done(null, body));
+  app.addHook('onRequest', async (req) => {
+    req.caller = await ctx.auth.authenticate(req);
+  });
+
+  app.post('/mcp', { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT }, async (req, reply) => {
+    const [{ createMindprintMcpServer }, { WebStandardStreamableHTTPServerTransport }, { MindprintClient }, { injectFetch }] = await loadMcp();
+    const publicBase = ctx.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
+    const forwarded: Record<string, string> = {};
+    for (const name of FORWARDED) {
+      const value = req.headers[name];
+      if (typeof value === 'string') forwarded[name] = value;
+    }
+    const client = new MindprintClient({
+      baseUrl: publicBase,
+      basePath: ctx.config.basePath,
+      // The caller's own key (the hook above checked it): the tools act as the caller, in their organization.
+      apiKey: /^Bearer\s+(\S+)/i.exec(req.headers.authorization!)![1]!,
+      fetch: injectFetch(app, { publicBase, headers: forwarded, remoteAddress: req.ip }),
+    });
+    const server = createMindprintMcpServer({ client: () => client, transport: 'http', issuedUploadUrls: new Set() });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+      const res = await transport.handleRequest(new Request(new URL(req.url, publicBase), { method: 'POST', headers, body: typeof req.body === 'string' ? req.body : '' }));
+      reply.status(res.status);
+      res.headers.forEach((value, name) => void reply.header(name, value));
+      return reply.send(res.body ? Buffer.from(await res.arrayBuffer()) : null);
+    } finally {
+      await server.close();
+    }
+  });
+  app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
+  app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
+}

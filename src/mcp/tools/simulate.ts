@@ -1,0 +1,64 @@
+/** simulate: what the person would say, grounded in their own words, in a conversation that can go on. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { SimulateResult } from '../../client/index.ts';
+import { defineTool, oneLine, uuid, type ToolContext } from './define.ts';
+
+const QUOTE_CHARS = 400;
+
+export function simulationText(r: SimulateResult): string {
+  const lines = [r.message, ''];
+  if (r.evidence.length) {
+    lines.push('Evidence (the person’s own words the answer rests on):');
+    r.evidence.forEach((e, i) => lines.push(`${i + 1}. "${oneLine(e.quote, QUOTE_CHARS)}" (snapshot ${e.snapshotId})`));
+  } else {
+    lines.push('Evidence: none (nothing this person said matched the message).');
+  }
+  lines.push('', `conversationId: ${r.conversationId} (pass it to continue this conversation)`);
+  return lines.join('\n');
+}
+
+export function registerSimulateTool(server: McpServer, ctx: ToolContext): void {
+  defineTool(
+    server,
+    ctx,
+    'simulate',
+    {
+      title: 'Simulate what a person would say',
+      description:
+        'Asks a mind a question or tells it a scenario; answers in the first person the way that person would, grounded in what they really said, with the verbatim quotes (evidence) it rests on. ' +
+        'Pass the returned conversationId to continue the same conversation. The mind needs at least one completed snapshot.',
+      input: {
+        mindId: uuid('The mind id (from get_all_minds or search_minds)'),
+        message: z.string().trim().min(1).max(8000).describe('What the person is asked or told'),
+        conversationId: uuid('Continue this conversation (from an earlier simulate answer)').optional(),
+        snapshotId: uuid('Answer as of this snapshot: only it and earlier ones are used (from list_snapshots)').optional(),
+        model: z.string().trim().min(1).max(200).optional().describe('A simulation model id (default: the service’s default, or the one the conversation uses)'),
+      },
+      output: {
+        answer: z.string().describe('The person’s answer, in the first person'),
+        evidence: z.array(z.object({ quote: z.string().describe('Verbatim'), snapshotId: z.string(), turnId: z.string(), startMs: z.number().nullable() })),
+        conversationId: z.string().describe('Pass it back to continue the conversation'),
+        simulationId: z.string(),
+        model: z.string(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ mindId, message, conversationId, snapshotId, model }, signal) => {
+      const r = await ctx.client().simulate(
+        { mindId, scenario: { message }, ...(conversationId ? { conversationId } : {}), ...(snapshotId ? { snapshotId } : {}), ...(model ? { selectedSimulationModel: model } : {}) },
+        { signal },
+      );
+      return {
+        text: simulationText(r),
+        data: {
+          answer: r.message,
+          evidence: r.evidence.map((e) => ({ quote: e.quote, snapshotId: e.snapshotId, turnId: e.turnId, startMs: e.startMs })),
+          conversationId: r.conversationId,
+          simulationId: r.simulationId,
+          model: r.model,
+        },
+      };
+    },
+  );
+}

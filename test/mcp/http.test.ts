@@ -1,0 +1,160 @@
+/**
+ * The MCP tools over Streamable HTTP at /mcp, as a remote assistant uses them: the official SDK
+ * client with StreamableHTTPClientTransport and a Bearer API key, against the real service (on
+ * PGlite, or on PostgreSQL with TEST_DATABASE_URL, where a second replica also serves the calls).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
+import { buildMind, call, callFails, checkToolErrors, checkToolList, PERSON, TRANSCRIPT_CONTENT_TYPE, useMind, writeTranscript, type BuiltMind } from './flow.ts';
+
+let s: TestServer;
+let mcp: Client;
+let transcript: Awaited<ReturnType<typeof writeTranscript>>;
+let built: BuiltMind;
+
+async function connect(base: string, key: string): Promise<Client> {
+  const client = new Client({ name: 'mindprint-http-test', version: '0.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  return client;
+}
+
+/** A JSON-RPC POST to /mcp with fetch, for what the SDK client would never send. */
+const post = (body: string, headers: Record<string, string> = {}) =>
+  fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body });
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '0' } } });
+
+before(async () => {
+  s = await startTestServer();
+  transcript = await writeTranscript();
+  mcp = await connect(s.url, s.key);
+  await checkToolList(mcp);
+});
+after(async () => {
+  await mcp?.close();
+  await s?.close();
+  await transcript?.remove();
+});
+
+test('an assistant builds a mind from a transcript, reads it and holds a conversation with it', async () => {
+  const content = await readFile(transcript.file, 'utf8');
+  built = await buildMind(mcp, async (signed) => {
+    // The server cannot read the assistant's files: it says so and names the ways that work.
+    const refused = await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: signed.signedUrl, filePath: transcript.file, contentType: TRANSCRIPT_CONTENT_TYPE });
+    assert.match(refused, /remote \(HTTP\) Mindprint server: it cannot see your files/);
+    assert.match(refused, /upload_text_to_signed_url/);
+    const uploaded = await call(mcp, 'upload_text_to_signed_url', { signedUrl: signed.signedUrl, content, contentType: TRANSCRIPT_CONTENT_TYPE });
+    assert.equal(uploaded.data.artifactId, signed.artifactId);
+    assert.equal(uploaded.data.size, Buffer.byteLength(content));
+    // A signed URL works once.
+    assert.match(await callFails(mcp, 'upload_text_to_signed_url', { signedUrl: signed.signedUrl, content, contentType: TRANSCRIPT_CONTENT_TYPE }), /403 FORBIDDEN: This upload URL has already been used/);
+  });
+  const { simulationId } = await useMind(mcp, built);
+
+  // The conversation is stored like any other, in the caller's organization.
+  const stored = await s.api('GET', `/simulations/${simulationId}`);
+  assert.equal(stored.status, 200);
+  assert.equal(stored.body.messages.length, 4);
+  assert.equal(stored.body.simulation.mindAssessmentId, built.snapshotId);
+});
+
+test('a file PUT by the assistant itself (not through a tool) becomes a snapshot too', async () => {
+  const signed = await call(mcp, 'get_signed_upload_url', { mindId: built.mindId, fileName: 'again.vtt', contentType: TRANSCRIPT_CONTENT_TYPE });
+  const put = await fetch(signed.data.signedUrl, { method: 'PUT', headers: { 'content-type': TRANSCRIPT_CONTENT_TYPE }, body: await readFile(transcript.file) });
+  assert.equal(put.status, 200);
+  const snap = await call(mcp, 'create_snapshot', { mindId: built.mindId, artifactId: signed.data.artifactId, speaker: 'margaret okafor' });
+  const done = await call(mcp, 'get_snapshot_status', { mindId: built.mindId, snapshotId: snap.data.mindAssessmentId, waitSeconds: 30 });
+  assert.equal(done.data.status, 'completed', done.text);
+  assert.equal(done.data.mindSpeaker, PERSON);
+  assert.equal(done.data.attribution, 'requested');
+});
+
+test('tool errors are clear tool results, not protocol errors', async () => {
+  await checkToolErrors(mcp, built.mindId);
+});
+
+test('every tool acts as the caller: another organization sees none of these minds', async () => {
+  const other = await s.newKey('Other Org', 'other@example.org');
+  const stranger = await connect(s.url, other.key);
+  try {
+    const all = await call(stranger, 'get_all_minds', {});
+    assert.deepEqual(all.data.minds, []);
+    assert.match(all.text, /No minds yet/);
+    assert.match(await callFails(stranger, 'get_mind_profile', { mindId: built.mindId }), /404 NOT_FOUND/);
+    assert.match(await callFails(stranger, 'simulate', { mindId: built.mindId, message: 'Taxes?' }), /404 NOT_FOUND/);
+    const mine = await call(stranger, 'create_mind', { name: 'Their Own' });
+    const listed = await s.api('GET', `/minds/${mine.data.mind.id}`, undefined, other.key);
+    assert.equal(listed.body.mind.organizationId, other.organizationId);
+    assert.equal((await s.api('GET', `/minds/${mine.data.mind.id}`)).status, 404, 'not in the first organization');
+  } finally {
+    await stranger.close();
+  }
+});
+
+test('a missing, malformed or revoked key is the API’s 401 JSON', async () => {
+  const none = await post(INITIALIZE);
+  assert.equal(none.status, 401);
+  assert.match(none.headers.get('www-authenticate') ?? '', /^Bearer/);
+  const body = await none.json();
+  assert.equal(body.code, 'AUTH_FAILED');
+  assert.equal(typeof body.message, 'string');
+
+  assert.equal((await post(INITIALIZE, { authorization: 'Bearer mp_not_a_real_key' })).status, 401);
+
+  const issued = await s.api('POST', '/api-keys', { name: 'mcp-revoked' });
+  const client = await connect(s.url, issued.body.key);
+  try {
+    await call(client, 'get_all_minds', {});
+    assert.equal((await s.api('DELETE', `/api-keys/${issued.body.apiKey.id}`)).status, 200);
+    await assert.rejects(client.callTool({ name: 'get_all_minds', arguments: {} }), /401|revoked/i);
+    const revoked = await post(INITIALIZE, { authorization: `Bearer ${issued.body.key}` });
+    assert.equal(revoked.status, 401);
+    assert.match((await revoked.json()).message, /revoked/);
+  } finally {
+    await client.close().catch(() => {});
+  }
+});
+
+test('stateless transport: no session id, GET and DELETE are 405, bad JSON-RPC is the protocol’s own error', async () => {
+  const init = await post(INITIALIZE, { authorization: `Bearer ${s.key}` });
+  assert.equal(init.status, 200);
+  assert.equal(init.headers.get('mcp-session-id'), null);
+  const answer = await init.json();
+  assert.equal(answer.result.serverInfo.name, 'mindprint');
+  assert.match(answer.result.instructions, /create_mind/);
+
+  // Any request stands alone: a tools/call without an earlier initialize on this connection works.
+  const listed = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_minds', arguments: { query: 'okafor' } } }), {
+    authorization: `Bearer ${s.key}`,
+    'mcp-protocol-version': '2025-06-18',
+  });
+  assert.equal(listed.status, 200);
+  assert.equal((await listed.json()).result.structuredContent.minds[0].name, PERSON);
+
+  for (const method of ['GET', 'DELETE']) {
+    const res = await fetch(`${s.url}/mcp`, { method, headers: { authorization: `Bearer ${s.key}`, accept: 'text/event-stream' } });
+    assert.equal(res.status, 405, method);
+    assert.equal(res.headers.get('allow'), 'POST');
+  }
+  const garbled = await post('{"jsonrpc": "2.0", "id": 3, "method": ', { authorization: `Bearer ${s.key}` });
+  assert.equal(garbled.status, 400);
+  assert.equal((await garbled.json()).error.code, -32700);
+});
+
+test('replicas share nothing but the database: a conversation started on one continues on another', { skip: !onPostgres() && 'needs PostgreSQL (TEST_DATABASE_URL): only one process may open an embedded database' }, async () => {
+  const replica = await startTestServer({}, { replicaOf: s });
+  const there = await connect(replica.url, s.key);
+  try {
+    const first = await call(mcp, 'simulate', { mindId: built.mindId, message: 'What do you think about the river?' });
+    const next = await call(there, 'simulate', { mindId: built.mindId, message: 'And the mill?', conversationId: first.data.conversationId });
+    assert.equal(next.data.simulationId, first.data.simulationId);
+    const stored = await s.api('GET', `/simulations/${first.data.simulationId}`);
+    assert.equal(stored.body.messages.length, 4);
+  } finally {
+    await there.close();
+    await replica.close();
+  }
+});
