@@ -4,11 +4,14 @@
  * reload and forwards API calls to a Mindprint on :3000.
  */
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 
 export default defineConfig({
   base: '/app/',
   plugins: [react()],
+  // The SDK (@mindprint/client, a workspace package) is bundled from its TypeScript sources, so the
+  // dashboard never needs the package built first.
+  resolve: { conditions: ['mindprint-source', ...defaultClientConditions] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
