@@ -8,12 +8,17 @@
  * it with one line saying why; everything else reads fixtures.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** ../shared/data beside the repository (absolute, with a trailing slash). */
-export const SHARED_DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
-export const SHARED_DATA_URL = new URL('../../../shared/data/', import.meta.url);
+/**
+ * ../shared/data beside the repository (absolute, with a trailing slash), or where
+ * MINDPRINT_SHARED_DATA says (a git worktree elsewhere, another layout).
+ */
+export const SHARED_DATA = process.env.MINDPRINT_SHARED_DATA
+  ? resolve(process.env.MINDPRINT_SHARED_DATA) + sep
+  : fileURLToPath(new URL('../../../shared/data/', import.meta.url));
+export const SHARED_DATA_URL = pathToFileURL(SHARED_DATA);
 export const hasSharedData = existsSync(SHARED_DATA);
 
 /** A path under ../shared/data. */
@@ -25,7 +30,7 @@ export const FIXTURES_URL = new URL('../fixtures/', import.meta.url);
 /** A path under test/fixtures. */
 export const fixturePath = (rel: string): string => join(FIXTURES, rel);
 
-export const SHARED_DATA_REASON = `needs the real data in ../shared/data, which is not beside this clone (${SHARED_DATA})`;
+export const SHARED_DATA_REASON = `needs the real data of ../shared/data, not found at ${SHARED_DATA} (set MINDPRINT_SHARED_DATA to its folder)`;
 
 /** Options for `test(name, skipUnlessSharedData, fn)` / `describe(...)`: skipped, with the reason, when ../shared/data is absent. */
 export const skipUnlessSharedData: { skip: string | false } = { skip: hasSharedData ? false : SHARED_DATA_REASON };
