@@ -4,7 +4,7 @@
  * error: an assistant shows a tool error to the model, while a protocol error ends in "-32000".
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MindprintApiError } from '../client/index.ts';
+import { MindprintApiError } from '@mindprint/client';
 import { McpConfigError } from './env.ts';
 
 /** A failure whose message is already what the assistant should read (bad combination of arguments, a refused upload…). */

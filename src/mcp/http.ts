@@ -23,9 +23,9 @@ export const MCP_BODY_LIMIT = 8 * 1024 * 1024;
 const FORWARDED = ['host', 'forwarded', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'user-agent'];
 
 const loadMcp = (() => {
-  let loading: Promise<[typeof import('./server.ts'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('../client/index.ts'), typeof import('./inject-fetch.ts')]> | null = null;
+  let loading: Promise<[typeof import('./server.ts'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('@mindprint/client'), typeof import('./inject-fetch.ts')]> | null = null;
   return () =>
-    (loading ??= Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('../client/index.ts'), import('./inject-fetch.ts')]).catch((err: unknown) => {
+    (loading ??= Promise.all([import('./server.ts'), import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), import('@mindprint/client'), import('./inject-fetch.ts')]).catch((err: unknown) => {
       loading = null;
       throw err;
     }));

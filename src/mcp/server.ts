@@ -9,7 +9,7 @@
  * storage SDK): `mindprint mcp` must answer `initialize` well under a second.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { MindprintClient } from '../client/index.ts';
+import { MindprintClient } from '@mindprint/client';
 import { VERSION } from '../version.ts';
 import { McpConfigError, mcpSettingsFromEnv } from './env.ts';
 import type { ToolContext } from './tools/define.ts';

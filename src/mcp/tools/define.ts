@@ -6,7 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { MindprintClient } from '../../client/index.ts';
+import type { MindprintClient } from '@mindprint/client';
 import { UUID_RE } from '../../uuid.ts';
 import { toolError } from '../errors.ts';
 

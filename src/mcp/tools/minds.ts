@@ -1,7 +1,7 @@
 /** get_all_minds, search_minds and create_mind: compact lists and the first step of building a mind. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Mind } from '../../client/index.ts';
+import type { Mind } from '@mindprint/client';
 import { CREATES, defineTool, plural, READ_ONLY, type ToolContext } from './define.ts';
 
 const MindSummary = z.object({

@@ -6,7 +6,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { MindProfile } from '../../client/index.ts';
+import type { MindProfile } from '@mindprint/client';
 import { defineTool, oneLine, plural, READ_ONLY, uuid, type ToolContext } from './define.ts';
 
 const TOP_EMOTIONS = 3;

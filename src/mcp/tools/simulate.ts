@@ -1,7 +1,7 @@
 /** simulate: what the person would say, grounded in their own words, in a conversation that can go on. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { SimulateResult } from '../../client/index.ts';
+import type { SimulateResult } from '@mindprint/client';
 import { defineTool, oneLine, uuid, type ToolContext } from './define.ts';
 
 const QUOTE_CHARS = 400;

@@ -5,7 +5,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SnapshotWaitError, type MindprintClient, type SnapshotDetails, type SnapshotStatus } from '../../client/index.ts';
+import { SnapshotWaitError, type MindprintClient, type SnapshotDetails, type SnapshotStatus } from '@mindprint/client';
 import { CREATES, defineTool, plural, READ_ONLY, uuid, type ToolContext } from './define.ts';
 
 const mindId = uuid('The mind id (from get_all_minds, search_minds or create_mind)');
