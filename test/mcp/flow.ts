@@ -5,48 +5,38 @@
  * the tool's outputSchema (listTools first: the client validates against the schemas it listed).
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { fixturePath } from '../support/shared-data.ts';
 
-const ANSWERS = [
-  'Honestly, the thing I care about most is the river. I grew up fishing on it with my father, and when the mill closed the water came back clean. I will fight any permit that puts that at risk.',
-  'I think small businesses are the backbone of this town. When the hardware store on Main Street nearly closed, I organized the neighbours to buy gift cards in advance, and it is still open today.',
-  'On housing, I believe we should allow duplexes on every residential lot. My daughter is a nurse and she cannot afford to live in the town where she works, and that is simply wrong.',
-  'Taxes should be fair and simple. I would rather pay a little more in property tax and have a library that stays open on weekends than save forty dollars a year and lose it.',
-];
-const QUESTIONS = ['What matters most to you here?', 'What about local businesses?', 'And housing?', 'What is your view on taxes?'];
+const DEBATE = fixturePath('transcripts/us-presidential-debates/2012-10-03.said.txt');
 
-export const PERSON = 'Margaret Okafor';
-/** A labelled interview: "Interviewer" asks, Margaret Okafor answers (only her words may be quoted). */
-export const VTT = [
-  'WEBVTT',
-  '',
-  ...ANSWERS.flatMap((a, i) => [
-    `${2 * i + 1}`,
-    `00:0${2 * i}:00.000 --> 00:0${2 * i}:10.000`,
-    `<v Interviewer>${QUESTIONS[i]}`,
-    '',
-    `${2 * i + 2}`,
-    `00:0${2 * i}:10.000 --> 00:0${2 * i + 1}:00.000`,
-    `<v ${PERSON}>${a}`,
-    '',
-  ]),
-].join('\n');
-export const TRANSCRIPT_CONTENT_TYPE = 'text/vtt';
+/**
+ * The mind and the transcript an assistant builds it from: the first half of the first 2012
+ * debate, one `Full Name: text` line per turn (public domain, test/fixtures/SOURCES.md). The
+ * moderator and the other candidate speak too: only the mind's own words may be quoted.
+ */
+export const PERSON = 'Barack H Obama';
+export const OTHERS = ['Jim Lehrer', 'W Mitt Romney'];
+export const TRANSCRIPT = { file: DEBATE, fileName: '2012-10-03.said.txt', contentType: 'text/plain' };
+/** The auto-captions of the same debate: no speaker names at all. */
+export const CAPTIONS = { file: fixturePath('transcripts/us-presidential-debates/2012-10-03.vtt'), fileName: 'captions.vtt', contentType: 'text/vtt' };
 
-/** The transcript as a real file on disk (what upload_file_to_signed_url reads), in a fresh temp dir. */
-export async function writeTranscript(): Promise<{ file: string; remove(): Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-mcp-'));
-  const file = path.join(dir, 'interview.vtt');
-  await writeFile(file, VTT);
-  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
+/** The person's turns in the transcript (continuation lines joined), whitespace collapsed. */
+export async function personTurns(): Promise<string[]> {
+  const turns: { speaker: string; text: string }[] = [];
+  for (const line of (await readFile(DEBATE, 'utf8')).split('\n')) {
+    const m = /^([A-Z][\w .]+): (.*)$/.exec(line);
+    if (m && [PERSON, ...OTHERS].includes(m[1]!)) turns.push({ speaker: m[1]!, text: m[2]! });
+    else if (line.trim() && turns.length) turns.at(-1)!.text += ` ${line}`;
+  }
+  return turns.filter((t) => t.speaker === PERSON).map((t) => flat(t.text));
 }
 
-/** Her answers, as the transcript has them. */
-export const personLines = () => ANSWERS;
+const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+/** Whether a quote (possibly cut with "…") is the person's own words. */
+const saidBy = (turns: string[], quote: string) => turns.some((t) => t.includes(flat(quote).replace(/…$/, '')));
 
 export const TOOLS = [
   'create_mind',
@@ -109,60 +99,70 @@ export interface BuiltMind {
   snapshotId: string;
 }
 
-/**
- * create_mind → get_signed_upload_url → `upload` (the transport's way) → create_snapshot →
- * get_snapshot_status until completed. Checks what each step answers.
- */
-export async function buildMind(mcp: Client, upload: (signed: { signedUrl: string; artifactId: string }) => Promise<void>, name = PERSON): Promise<BuiltMind> {
-  const created = await call(mcp, 'create_mind', { name, email: 'margaret@example.org', tags: ['town-council', 'interviews'] });
-  const mindId: string = created.data.mind.id;
-  assert.equal(created.data.mind.name, name);
-  assert.deepEqual([...created.data.mind.tags].sort(), ['interviews', 'town-council']);
-  assert.match(created.text, /get_signed_upload_url/);
+export type Upload = (signed: { signedUrl: string; artifactId: string }, file: typeof TRANSCRIPT) => Promise<void>;
 
-  const signed = await call(mcp, 'get_signed_upload_url', { mindId, fileName: 'interview.vtt', contentType: TRANSCRIPT_CONTENT_TYPE });
-  assert.match(signed.data.signedUrl, /^https?:\/\/.+\/uploads\//);
-  assert.ok(Date.parse(signed.data.expiresAt) > Date.now());
-  await upload(signed.data);
-
-  const snap = await call(mcp, 'create_snapshot', { mindId, artifactId: signed.data.artifactId, mindsetDate: '2024-05-01' });
-  const snapshotId: string = snap.data.mindAssessmentId;
-  assert.match(snapshotId, /^[0-9a-f-]{36}$/);
-
-  // Poll as an assistant would, letting the server wait a little each time instead of sleeping here.
+/** get_snapshot_status until it is finished, letting the server wait a little each time instead of sleeping here. */
+export async function waitForSnapshot(mcp: Client, mindId: string, snapshotId: string) {
   let status = await call(mcp, 'get_snapshot_status', { mindId, snapshotId });
-  for (let i = 0; status.data.status !== 'completed' && status.data.status !== 'failed' && i < 20; i++) {
+  for (let i = 0; status.data.status !== 'completed' && status.data.status !== 'failed' && i < 24; i++) {
     status = await call(mcp, 'get_snapshot_status', { mindId, snapshotId, waitSeconds: 5 });
   }
+  return status;
+}
+
+/** get_signed_upload_url → `upload` (the transport's way) → create_snapshot → get_snapshot_status until completed. */
+export async function addTranscript(mcp: Client, mindId: string, file: typeof TRANSCRIPT, upload: Upload, extra: Record<string, unknown> = {}) {
+  const signed = await call(mcp, 'get_signed_upload_url', { mindId, fileName: file.fileName, contentType: file.contentType });
+  assert.match(signed.data.signedUrl, /^https?:\/\/.+\/uploads\//);
+  assert.ok(Date.parse(signed.data.expiresAt) > Date.now());
+  await upload(signed.data, file);
+  const snap = await call(mcp, 'create_snapshot', { mindId, artifactId: signed.data.artifactId, ...extra });
+  const snapshotId: string = snap.data.mindAssessmentId;
+  assert.match(snapshotId, /^[0-9a-f-]{36}$/);
+  assert.match(snap.text, /get_snapshot_status/);
+  const status = await waitForSnapshot(mcp, mindId, snapshotId);
   assert.equal(status.data.status, 'completed', status.text);
-  assert.equal(status.data.fileName, 'interview.vtt');
-  assert.equal(status.data.mindSpeaker, name);
+  assert.equal(status.data.fileName, file.fileName);
+  return { snapshotId, status };
+}
+
+/** create_mind, then the debate as its first snapshot. Checks what each step answers. */
+export async function buildMind(mcp: Client, upload: Upload): Promise<BuiltMind> {
+  const created = await call(mcp, 'create_mind', { name: PERSON, email: 'barack@example.org', tags: ['debates-2012', 'candidates'] });
+  const mindId: string = created.data.mind.id;
+  assert.equal(created.data.mind.name, PERSON);
+  assert.deepEqual([...created.data.mind.tags].sort(), ['candidates', 'debates-2012']);
+  assert.match(created.text, /get_signed_upload_url/);
+
+  const { snapshotId, status } = await addTranscript(mcp, mindId, TRANSCRIPT, upload, { mindsetDate: '2012-10-03' });
+  assert.equal(status.data.mindSpeaker, PERSON);
   assert.equal(status.data.speakersLabelled, true);
-  assert.deepEqual(status.data.otherSpeakers, ['Interviewer']);
-  assert.ok(status.data.mindWords > 50);
-  assert.match(status.text, new RegExp(`words of "${name}"`));
+  assert.deepEqual([...status.data.otherSpeakers].sort(), OTHERS);
+  assert.ok(status.data.mindWords > 1000, `${status.data.mindWords} words`);
+  assert.match(status.text, new RegExp(`words of "${PERSON}"`));
+  assert.doesNotMatch(status.text, /names no speakers/);
   return { mindId, snapshotId };
 }
 
 /** Reads the mind back and asks it twice in one conversation; returns the simulation id. */
 export async function useMind(mcp: Client, { mindId, snapshotId }: BuiltMind): Promise<{ simulationId: string; conversationId: string }> {
-  const lines = personLines();
-  const found = await call(mcp, 'search_minds', { query: 'okaf' });
+  const turns = await personTurns();
+  const found = await call(mcp, 'search_minds', { query: 'obam' });
   assert.deepEqual(found.data.minds.map((m: { id: string }) => m.id), [mindId]);
   assert.equal(found.data.minds[0].snapshotCount, 1);
 
-  const tagged = await call(mcp, 'get_all_minds', { tagNames: ['town-council'] });
+  const tagged = await call(mcp, 'get_all_minds', { tagNames: ['debates-2012'] });
   assert.deepEqual(tagged.data.minds.map((m: { id: string }) => m.id), [mindId]);
-  const csv = await call(mcp, 'get_all_minds', { tagNames: 'nobody-has-this,interviews' });
+  const csv = await call(mcp, 'get_all_minds', { tagNames: 'nobody-has-this,candidates' });
   assert.deepEqual(csv.data.minds.map((m: { id: string }) => m.id), [mindId]);
 
   const snaps = await call(mcp, 'list_snapshots', { mindId });
   assert.equal(snaps.data.count, 1);
   assert.deepEqual(
     snaps.data.snapshots.map((s: any) => [s.id, s.status, s.fileName, s.mindSpeaker, s.speakersLabelled]),
-    [[snapshotId, 'completed', 'interview.vtt', PERSON, true]],
+    [[snapshotId, 'completed', TRANSCRIPT.fileName, PERSON, true]],
   );
-  assert.match(snaps.text, /interview\.vtt: completed — \d+ words of "Margaret Okafor"/);
+  assert.match(snaps.text, new RegExp(`2012-10-03 2012-10-03\\.said\\.txt: completed — \\d+ words of "${PERSON}"`));
 
   const profile = await call(mcp, 'get_mind_profile', { mindId });
   assert.ok(Buffer.byteLength(profile.text) < 4096, `profile text is ${Buffer.byteLength(profile.text)} bytes`);
@@ -170,24 +170,26 @@ export async function useMind(mcp: Client, { mindId, snapshotId }: BuiltMind): P
   assert.equal(profile.data.mindId, mindId);
   assert.equal(profile.data.snapshotCount, 1);
   assert.equal(profile.data.bigFive.length, 5);
-  for (const t of profile.data.bigFive) assert.ok(t.confidence >= 0 && t.confidence <= 1);
+  for (const t of profile.data.bigFive) assert.ok(t.confidence > 0 && t.confidence <= 1, `${t.name} confidence ${t.confidence}`);
   assert.ok(profile.data.topics.length > 0);
-  for (const f of profile.data.findings) assert.ok(lines.some((l) => l.replace(/\s+/g, ' ').includes(f.quote.replace(/…$/, ''))), `finding quotes her: ${f.quote}`);
-  assert.match(profile.text, /Big Five/);
+  assert.ok(profile.data.findings.length > 0);
+  for (const f of profile.data.findings) assert.ok(saidBy(turns, f.quote), `finding quotes him: ${f.quote}`);
+  assert.match(profile.text, /Big Five \(percentile, confidence\)/);
 
-  const first = await call(mcp, 'simulate', { mindId, message: 'What would you do about property taxes and the library?', snapshotId });
-  assert.match(first.data.answer, /library|tax/i);
+  const first = await call(mcp, 'simulate', { mindId, message: 'What would you do about taxes for the middle class?', snapshotId });
+  assert.match(first.data.answer, /tax/i);
   assert.ok(first.data.evidence.length > 0, first.text);
   for (const e of first.data.evidence) {
     assert.equal(e.snapshotId, snapshotId);
-    assert.ok(lines.some((l) => l.includes(e.quote)), `quote is hers: ${e.quote}`);
+    assert.ok(saidBy(turns, e.quote), `quote is his, never Romney's or Lehrer's: ${e.quote}`);
   }
   assert.match(first.text, new RegExp(`conversationId: ${first.data.conversationId}`));
 
-  const next = await call(mcp, 'simulate', { mindId, message: 'And housing for nurses?', conversationId: first.data.conversationId });
+  const next = await call(mcp, 'simulate', { mindId, message: 'And how would you bring down the deficit?', conversationId: first.data.conversationId });
   assert.equal(next.data.conversationId, first.data.conversationId);
   assert.equal(next.data.simulationId, first.data.simulationId);
-  assert.match(next.data.answer, /hous|nurse|duplex/i);
+  for (const e of next.data.evidence) assert.ok(saidBy(turns, e.quote), `quote is his: ${e.quote}`);
+  assert.match(next.data.answer, /deficit|debt|spending/i);
   return { simulationId: first.data.simulationId, conversationId: first.data.conversationId };
 }
 

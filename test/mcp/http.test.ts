@@ -9,11 +9,10 @@ import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
-import { buildMind, call, callFails, checkToolErrors, checkToolList, PERSON, TRANSCRIPT_CONTENT_TYPE, useMind, writeTranscript, type BuiltMind } from './flow.ts';
+import { addTranscript, buildMind, call, callFails, CAPTIONS, checkToolErrors, checkToolList, PERSON, useMind, type BuiltMind } from './flow.ts';
 
 let s: TestServer;
 let mcp: Client;
-let transcript: Awaited<ReturnType<typeof writeTranscript>>;
 let built: BuiltMind;
 
 async function connect(base: string, key: string): Promise<Client> {
@@ -29,28 +28,26 @@ const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize',
 
 before(async () => {
   s = await startTestServer();
-  transcript = await writeTranscript();
   mcp = await connect(s.url, s.key);
   await checkToolList(mcp);
 });
 after(async () => {
   await mcp?.close();
   await s?.close();
-  await transcript?.remove();
 });
 
 test('an assistant builds a mind from a transcript, reads it and holds a conversation with it', async () => {
-  const content = await readFile(transcript.file, 'utf8');
-  built = await buildMind(mcp, async (signed) => {
+  built = await buildMind(mcp, async (signed, file) => {
     // The server cannot read the assistant's files: it says so and names the ways that work.
-    const refused = await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: signed.signedUrl, filePath: transcript.file, contentType: TRANSCRIPT_CONTENT_TYPE });
+    const refused = await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: signed.signedUrl, filePath: file.file, contentType: file.contentType });
     assert.match(refused, /remote \(HTTP\) Mindprint server: it cannot see your files/);
     assert.match(refused, /upload_text_to_signed_url/);
-    const uploaded = await call(mcp, 'upload_text_to_signed_url', { signedUrl: signed.signedUrl, content, contentType: TRANSCRIPT_CONTENT_TYPE });
+    const content = await readFile(file.file, 'utf8');
+    const uploaded = await call(mcp, 'upload_text_to_signed_url', { signedUrl: signed.signedUrl, content, contentType: file.contentType });
     assert.equal(uploaded.data.artifactId, signed.artifactId);
     assert.equal(uploaded.data.size, Buffer.byteLength(content));
     // A signed URL works once.
-    assert.match(await callFails(mcp, 'upload_text_to_signed_url', { signedUrl: signed.signedUrl, content, contentType: TRANSCRIPT_CONTENT_TYPE }), /403 FORBIDDEN: This upload URL has already been used/);
+    assert.match(await callFails(mcp, 'upload_text_to_signed_url', { signedUrl: signed.signedUrl, content, contentType: file.contentType }), /403 FORBIDDEN: This upload URL has already been used/);
   });
   const { simulationId } = await useMind(mcp, built);
 
@@ -61,15 +58,18 @@ test('an assistant builds a mind from a transcript, reads it and holds a convers
   assert.equal(stored.body.simulation.mindAssessmentId, built.snapshotId);
 });
 
-test('a file PUT by the assistant itself (not through a tool) becomes a snapshot too', async () => {
-  const signed = await call(mcp, 'get_signed_upload_url', { mindId: built.mindId, fileName: 'again.vtt', contentType: TRANSCRIPT_CONTENT_TYPE });
-  const put = await fetch(signed.data.signedUrl, { method: 'PUT', headers: { 'content-type': TRANSCRIPT_CONTENT_TYPE }, body: await readFile(transcript.file) });
-  assert.equal(put.status, 200);
-  const snap = await call(mcp, 'create_snapshot', { mindId: built.mindId, artifactId: signed.data.artifactId, speaker: 'margaret okafor' });
-  const done = await call(mcp, 'get_snapshot_status', { mindId: built.mindId, snapshotId: snap.data.mindAssessmentId, waitSeconds: 30 });
-  assert.equal(done.data.status, 'completed', done.text);
-  assert.equal(done.data.mindSpeaker, PERSON);
-  assert.equal(done.data.attribution, 'requested');
+test('auto-captions PUT by the assistant itself: the snapshot is flagged, every voice counts as the mind', async () => {
+  const { snapshotId, status } = await addTranscript(mcp, built.mindId, CAPTIONS, async (signed, file) => {
+    const put = await fetch(signed.signedUrl, { method: 'PUT', headers: { 'content-type': file.contentType }, body: await readFile(file.file) });
+    assert.equal(put.status, 200, await put.clone().text());
+  });
+  assert.equal(status.data.speakersLabelled, false);
+  assert.match(status.text, /captions\.vtt names no speakers/);
+  assert.match(status.text, /every voice in it counts as this mind/);
+  const snaps = await call(mcp, 'list_snapshots', { mindId: built.mindId });
+  const row = snaps.data.snapshots.find((r: { id: string }) => r.id === snapshotId);
+  assert.equal(row.speakersLabelled, false);
+  assert.match(snaps.text, /captions\.vtt: completed — every voice counts as the mind \(no speaker names\)/);
 });
 
 test('tool errors are clear tool results, not protocol errors', async () => {
@@ -127,7 +127,7 @@ test('stateless transport: no session id, GET and DELETE are 405, bad JSON-RPC i
   assert.match(answer.result.instructions, /create_mind/);
 
   // Any request stands alone: a tools/call without an earlier initialize on this connection works.
-  const listed = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_minds', arguments: { query: 'okafor' } } }), {
+  const listed = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_minds', arguments: { query: 'obama' } } }), {
     authorization: `Bearer ${s.key}`,
     'mcp-protocol-version': '2025-06-18',
   });

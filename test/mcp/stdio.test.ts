@@ -1,11 +1,11 @@
 /**
  * `mindprint mcp` as a local assistant uses it: the real service runs in this process, the MCP
  * server is spawned as `node bin/mindprint.js mcp` pointing at it over HTTP, and the official SDK
- * client talks to it over stdio. The transcript is uploaded from a real file on disk.
+ * client talks to it over stdio. The transcript is uploaded from a fixture file on disk.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,13 +13,12 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { buildMind, call, callFails, checkToolErrors, checkToolList, TRANSCRIPT_CONTENT_TYPE, useMind, writeTranscript, type BuiltMind } from './flow.ts';
+import { buildMind, call, callFails, checkToolErrors, checkToolList, TRANSCRIPT, useMind, type BuiltMind } from './flow.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 let s: TestServer;
 let mcp: Client;
-let transcript: Awaited<ReturnType<typeof writeTranscript>>;
 let built: BuiltMind;
 
 /** Spawns `mindprint mcp` with exactly these settings (none of the test's own MINDPRINT_* leak in). */
@@ -42,21 +41,20 @@ function freePort(): Promise<number> {
 
 before(async () => {
   s = await startTestServer();
-  transcript = await writeTranscript();
   mcp = await connect({ MINDPRINT_URL: s.url, MINDPRINT_API_KEY: s.key });
   await checkToolList(mcp);
 });
 after(async () => {
   await mcp?.close();
   await s?.close();
-  await transcript?.remove();
 });
 
 test('an assistant builds a mind from a file on disk, reads it and holds a conversation with it', async () => {
-  built = await buildMind(mcp, async (signed) => {
-    const uploaded = await call(mcp, 'upload_file_to_signed_url', { signedUrl: signed.signedUrl, filePath: transcript.file, contentType: TRANSCRIPT_CONTENT_TYPE });
+  built = await buildMind(mcp, async (signed, file) => {
+    const uploaded = await call(mcp, 'upload_file_to_signed_url', { signedUrl: signed.signedUrl, filePath: file.file, contentType: file.contentType });
     assert.equal(uploaded.data.artifactId, signed.artifactId);
-    assert.equal(uploaded.data.filePath, transcript.file);
+    assert.equal(uploaded.data.filePath, file.file);
+    assert.equal(uploaded.data.size, (await stat(file.file)).size);
     assert.match(uploaded.text, /create_snapshot/);
   });
   const { simulationId } = await useMind(mcp, built);
@@ -66,17 +64,17 @@ test('an assistant builds a mind from a file on disk, reads it and holds a conve
 });
 
 test('upload_file_to_signed_url: missing files, folders and foreign URLs are clear tool errors', async () => {
-  const signed = await call(mcp, 'get_signed_upload_url', { mindId: built.mindId, fileName: 'x.vtt', contentType: TRANSCRIPT_CONTENT_TYPE });
+  const signed = await call(mcp, 'get_signed_upload_url', { mindId: built.mindId, fileName: 'x.vtt', contentType: 'text/vtt' });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-mcp-dir-'));
   try {
     assert.match(await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: signed.data.signedUrl, filePath: path.join(dir, 'nope.vtt'), contentType: 'text/vtt' }), /No file at .*nope\.vtt/);
     assert.match(await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: signed.data.signedUrl, filePath: dir, contentType: 'text/vtt' }), /is not a file/);
     assert.match(
-      await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: 'https://attacker.example/u/1', filePath: transcript.file, contentType: 'text/vtt' }),
+      await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: 'https://attacker.example/u/1', filePath: TRANSCRIPT.file, contentType: 'text/vtt' }),
       /Refusing to upload to https:\/\/attacker\.example: not a signed URL of this Mindprint service/,
     );
     // The URL's content type binds the PUT: the service's 403 comes back as the tool's message.
-    assert.match(await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: signed.data.signedUrl, filePath: transcript.file, contentType: 'text/plain' }), /403 FORBIDDEN: This upload URL is for Content-Type text\/vtt/);
+    assert.match(await callFails(mcp, 'upload_file_to_signed_url', { signedUrl: signed.data.signedUrl, filePath: TRANSCRIPT.file, contentType: 'text/plain' }), /403 FORBIDDEN: This upload URL is for Content-Type text\/vtt/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
