@@ -36,7 +36,8 @@ function checkUploadUrl(ctx: ToolContext, url: string): void {
   const service = new URL(ctx.client().baseUrl);
   if (target.origin === service.origin && /\/uploads\/[^/]+$/.test(target.pathname)) return;
   throw new ToolError(
-    `Refusing to upload to ${target.origin}: not a signed URL of this Mindprint service (${service.origin}). Get one with get_signed_upload_url and pass its signedUrl unchanged.`,
+    `Refusing to upload to ${target.origin}: not a signed URL of this Mindprint service (${service.origin}). Get one with get_signed_upload_url and pass its signedUrl unchanged` +
+      (ctx.transport === 'http' ? ' (when the service keeps uploads in S3, its signed URLs point at the bucket: PUT the bytes there yourself, then create_snapshot).' : '.'),
   );
 }
 
