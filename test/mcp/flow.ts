@@ -193,16 +193,25 @@ export async function useMind(mcp: Client, { mindId, snapshotId }: BuiltMind): P
   return { simulationId: first.data.simulationId, conversationId: first.data.conversationId };
 }
 
-/** Errors every transport reports as clear tool errors. */
-export async function checkToolErrors(mcp: Client, mindId: string): Promise<void> {
+/** Errors every transport reports as clear tool errors, and paging. */
+export async function checkEdgeCases(mcp: Client, mindId: string): Promise<void> {
   const missing = await callFails(mcp, 'get_mind_profile', { mindId: '00000000-0000-4000-8000-000000000000' });
   assert.match(missing, /404 NOT_FOUND/);
   assert.match(missing, /get_all_minds or search_minds/);
 
   assert.match(await callFails(mcp, 'simulate', { mindId: 'not-a-uuid', message: 'hi' }), /must be a UUID at mindId/);
   assert.match(await callFails(mcp, 'create_mind', {}), /name/);
+  assert.match(await callFails(mcp, 'get_all_minds', { limit: 501 }), /limit/);
 
   const empty = await call(mcp, 'create_mind', { name: 'Empty Mind' });
+  // Two minds match "m" (Obama, Empty Mind): one per page says there is more.
+  const page = await call(mcp, 'search_minds', { query: 'm', limit: 1 });
+  assert.deepEqual([page.data.count, page.data.hasMore], [1, true]);
+  const firstOfAll = await call(mcp, 'get_all_minds', { limit: 1 });
+  assert.deepEqual([firstOfAll.data.count, firstOfAll.data.hasMore], [1, true]);
+  assert.match(firstOfAll.text, /more with offset 1/);
+  const rest = await call(mcp, 'get_all_minds', { limit: 500, offset: 1 });
+  assert.ok(rest.data.count >= 1 && !rest.data.hasMore);
   assert.match(await callFails(mcp, 'simulate', { mindId: empty.data.mind.id, message: 'Hello?' }), /400 VALIDATION_FAILED/);
   assert.match(await callFails(mcp, 'get_signed_upload_url', { mindId, fileName: 'x.png', contentType: 'image/png' }), /400 VALIDATION_FAILED: contentType must be one of/);
   assert.match(await callFails(mcp, 'create_snapshot', { mindId, artifactId: '00000000-0000-4000-8000-000000000000' }), /Mindprint answered 4\d\d/);

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
-import { addTranscript, buildMind, call, callFails, CAPTIONS, checkToolErrors, checkToolList, PERSON, useMind, type BuiltMind } from './flow.ts';
+import { addTranscript, buildMind, call, callFails, CAPTIONS, checkEdgeCases, checkToolList, PERSON, useMind, type BuiltMind } from './flow.ts';
 
 let s: TestServer;
 let mcp: Client;
@@ -72,8 +72,8 @@ test('auto-captions PUT by the assistant itself: the snapshot is flagged, every 
   assert.match(snaps.text, /captions\.vtt: completed — every voice counts as the mind \(no speaker names\)/);
 });
 
-test('tool errors are clear tool results, not protocol errors', async () => {
-  await checkToolErrors(mcp, built.mindId);
+test('tool errors are clear tool results, not protocol errors; lists page', async () => {
+  await checkEdgeCases(mcp, built.mindId);
 });
 
 test('every tool acts as the caller: another organization sees none of these minds', async () => {

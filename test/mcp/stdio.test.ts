@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { buildMind, call, callFails, checkToolErrors, checkToolList, TRANSCRIPT, useMind, type BuiltMind } from './flow.ts';
+import { buildMind, call, callFails, checkEdgeCases, checkToolList, TRANSCRIPT, useMind, type BuiltMind } from './flow.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -80,8 +80,8 @@ test('upload_file_to_signed_url: missing files, folders and foreign URLs are cle
   }
 });
 
-test('tool errors are clear tool results, not protocol errors', async () => {
-  await checkToolErrors(mcp, built.mindId);
+test('tool errors are clear tool results, not protocol errors; lists page', async () => {
+  await checkEdgeCases(mcp, built.mindId);
 });
 
 test('no settings, a wrong key or a service that is down: the server still starts and each tool says what is wrong', async () => {

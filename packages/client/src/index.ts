@@ -195,8 +195,9 @@ export class MindprintClient {
   deleteMind(mindId: string): Promise<ResponseOf<'/minds/{mindId}', 'delete'>> {
     return this.request('DELETE', `/minds/${enc(mindId)}`);
   }
-  searchMinds(query: string): Promise<ResponseOf<'/minds/search', 'get'>> {
-    return this.request('GET', '/minds/search', { query: { query } });
+  /** Best match first; at most `limit` (default 50, at most 200). */
+  searchMinds(query: string, opts: Omit<QueryOf<'/minds/search', 'get'>, 'query'> = {}): Promise<ResponseOf<'/minds/search', 'get'>> {
+    return this.request('GET', '/minds/search', { query: { ...opts, query } });
   }
 
   // ── tags ─────────────────────────────────────────────────────────────────

@@ -31,9 +31,13 @@ export const mindSummary = (m: Mind): MindSummary => ({
 
 const mindLine = (m: MindSummary) => `- ${m.name} (id ${m.id})${m.tags.length ? ` [${m.tags.join(', ')}]` : ''}: ${plural(m.snapshotCount, 'snapshot')}, ${plural(m.findingCount, 'finding')}`;
 
-const MindList = { minds: z.array(MindSummary), count: z.number().describe('Minds in this answer'), hasMore: z.boolean().describe('More minds follow: call again with offset = offset + count') };
+const MindList = { minds: z.array(MindSummary), count: z.number().describe('Minds in this answer'), hasMore: z.boolean().describe('More minds match than this answer holds') };
 
+// Pages stay below the API's own maxima (1000 and 200): one more than asked tells whether there are more.
 const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 500;
+const SEARCH_LIMIT = 20;
+const SEARCH_MAX = 100;
 
 export function registerMindTools(server: McpServer, ctx: ToolContext): void {
   defineTool(
@@ -50,7 +54,7 @@ export function registerMindTools(server: McpServer, ctx: ToolContext): void {
           .union([z.string().max(5000), z.array(z.string().min(1).max(100)).max(100)])
           .optional()
           .describe('Tag names: an array, or one comma-separated string (case-insensitive)'),
-        limit: z.number().int().min(1).max(1000).optional().describe(`At most this many minds (default ${DEFAULT_LIMIT})`),
+        limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe(`At most this many minds (default ${DEFAULT_LIMIT})`),
         offset: z.number().int().min(0).optional().describe('Skip this many minds first (to page)'),
       },
       output: MindList,
@@ -58,7 +62,6 @@ export function registerMindTools(server: McpServer, ctx: ToolContext): void {
     },
     async ({ tagNames, limit = DEFAULT_LIMIT, offset = 0 }) => {
       const tags = Array.isArray(tagNames) ? tagNames.join(',') : tagNames;
-      // One more than asked tells whether there are more, without a count query.
       const { minds } = await ctx.client().listMinds({ ...(tags?.trim() ? { tagNames: tags } : {}), limit: limit + 1, offset });
       const page = minds.slice(0, limit).map(mindSummary);
       const hasMore = minds.length > limit;
@@ -78,15 +81,21 @@ export function registerMindTools(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Search minds',
       description: 'Finds minds by a partial, case-insensitive match on name, email, slug, tag names or social-media values; exact matches first.',
-      input: { query: z.string().trim().min(1).max(200).describe('What to look for, e.g. part of a name') },
+      input: {
+        query: z.string().trim().min(1).max(200).describe('What to look for, e.g. part of a name'),
+        limit: z.number().int().min(1).max(SEARCH_MAX).optional().describe(`At most this many minds (default ${SEARCH_LIMIT})`),
+      },
       output: MindList,
       annotations: READ_ONLY,
     },
-    async ({ query }) => {
-      const { minds } = await ctx.client().searchMinds(query);
-      const found = minds.map(mindSummary);
-      const text = found.length ? [`${plural(found.length, 'mind')} match "${query}":`, ...found.map(mindLine)].join('\n') : `No mind matches "${query}".`;
-      return { text, data: { minds: found, count: found.length, hasMore: false } };
+    async ({ query, limit = SEARCH_LIMIT }) => {
+      const { minds } = await ctx.client().searchMinds(query, { limit: limit + 1 });
+      const found = minds.slice(0, limit).map(mindSummary);
+      const hasMore = minds.length > limit;
+      const text = found.length
+        ? [`${plural(found.length, 'mind')} match "${query}"${hasMore ? ' (more match: narrow the query)' : ''}:`, ...found.map(mindLine)].join('\n')
+        : `No mind matches "${query}".`;
+      return { text, data: { minds: found, count: found.length, hasMore } };
     },
   );
 
