@@ -10,12 +10,13 @@ import { CREATES, defineTool, plural, READ_ONLY, uuid, type ToolContext } from '
 
 const mindId = uuid('The mind id (from get_all_minds, search_minds or create_mind)');
 const MAX_WAIT_SECONDS = 50;
+const Status = z.enum(['pending', 'processing', 'completed', 'failed']).describe('Only completed snapshots feed the mind');
 
 /** How the mind's words were told apart from the others' in one file (known once processed). */
 const Attribution = {
   fileName: z.string(),
   mindSpeaker: z.string().nullable().describe('The speaker label taken to be the mind'),
-  attribution: z.string().nullable().describe('How it was chosen: requested (the speaker argument), name (matched the mind’s name) or inferred (the speaker with the most words)'),
+  attribution: z.enum(['requested', 'name', 'inferred']).nullable().describe('How it was chosen: requested (the speaker argument), name (matched the mind’s name) or inferred (the speaker with the most words)'),
   speakersLabelled: z.boolean().nullable().describe('false: the file names no speakers, so every voice in it counts as the mind'),
   attributionNote: z.string().nullable(),
   mindWords: z.number().describe('Words of the mind in this file'),
@@ -24,7 +25,7 @@ const Attribution = {
 
 const SnapshotRow = z.object({
   id: z.string(),
-  status: z.string(),
+  status: Status,
   mindsetDate: z.string(),
   linked: z.boolean().describe('Only linked, completed snapshots feed simulations and the profile'),
   error: z.string().nullable(),
@@ -98,14 +99,14 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
           .optional()
           .describe('The speaker label in the file that is this person (default: matched by the mind’s name, else the speaker with the most words)'),
       },
-      output: { mindAssessmentId: z.string().describe('The snapshot id'), artifactId: z.string(), status: z.string() },
+      output: { mindAssessmentId: z.string().describe('The snapshot id'), artifactId: z.string(), status: Status },
       annotations: CREATES,
     },
     async ({ mindId, artifactId, mindsetDate, speaker }) => {
       const created = await ctx.client().createSnapshotFromArtifact(mindId, { artifactId, mindsetDate, speaker });
       return {
         text: `Snapshot ${created.mindAssessmentId} created from artifact ${created.artifactId}; processing has started. Next: get_snapshot_status {mindId, snapshotId: "${created.mindAssessmentId}"} until it is completed.`,
-        data: { mindAssessmentId: created.mindAssessmentId, artifactId: created.artifactId, status: 'pending' },
+        data: { mindAssessmentId: created.mindAssessmentId, artifactId: created.artifactId, status: 'pending' as const },
       };
     },
   );
@@ -127,7 +128,7 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
       output: {
         id: z.string(),
         mindId: z.string(),
-        status: z.string(),
+        status: Status,
         startedAt: z.string().nullable(),
         completedAt: z.string().nullable(),
         error: z.string().nullable(),
