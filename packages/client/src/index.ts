@@ -236,18 +236,18 @@ export class MindprintClient {
     if (input.mindsetDate !== undefined) form.append('mindsetDate', input.mindsetDate);
     if (input.speaker !== undefined) form.append('speaker', input.speaker);
     if (input.digitalTwinId !== undefined) form.append('digitalTwinId', input.digitalTwinId);
-    return this.request('POST', `/minds/${enc(mindId)}/snapshots`, { body: form });
+    return this.request('POST', `/minds/${encodeURIComponent(mindId)}/snapshots`, { body: form });
   }
   /** Creates a snapshot from an artifact already uploaded through a signed URL. */
   createSnapshotFromArtifact(mindId: string, input: SnapshotFromArtifactInput): Promise<CreatedSnapshot> {
     const form = new FormData();
     for (const [field, value] of Object.entries(input)) if (value !== undefined) form.append(field, value);
-    return this.request('POST', `/minds/${enc(mindId)}/snapshots`, { body: form });
+    return this.request('POST', `/minds/${encodeURIComponent(mindId)}/snapshots`, { body: form });
   }
 
   /** Creates an artifact and a URL to PUT its bytes to once, with this content type, before `expiresAt`. */
   getSignedUploadUrl(mindId: string, query: QueryOf<'/minds/{mindId}/signed-url', 'get'>): Promise<SignedUploadUrl> {
-    return this.request('GET', `/minds/${enc(mindId)}/signed-url`, { query });
+    return this.request('GET', `/minds/${encodeURIComponent(mindId)}/signed-url`, { query });
   }
 
   /**
