@@ -8,7 +8,9 @@
  *   - sdk:          the smallest MCP server on the official SDK (McpServer + stdio, no tools);
  *   - before:       `mindprint mcp` of the commit before this work (BENCH_BEFORE, default
  *                   d6f4253), extracted with `git archive` beside node_modules;
- *   - mcp module:   src/mcp/server.ts run directly under tsx (what the MCP code itself costs);
+ *   - mcp module:   src/mcp/server.ts run directly under tsx (what the MCP code costs from source);
+ *   - mcp compiled: the same compiled by tsc to JavaScript, with the client's build (what the
+ *                   compiled CLI runs: no loader hooks, no transpiling);
  *   - mindprint mcp: `node bin/mindprint.js mcp`, what an assistant runs.
  * MINDPRINT_URL points at a closed port: nothing is contacted while initializing.
  *
@@ -30,6 +32,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MindprintClient } from '@mindprint/client';
 import { fixturePath, hasSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 import { startTestServer } from '../test/support/server.ts';
+import { VERSION } from '../src/version.ts';
 import { freePort, ROOT } from './support/processes.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -63,6 +66,27 @@ function timeInitialize(args: string[], cwd: string, env: Record<string, string>
   });
 }
 
+/**
+ * src/mcp/server.ts and what it imports, compiled to JavaScript under node_modules/.cache (inside
+ * the checkout, so `@mindprint/client` and the SDK resolve), beside the client's own build.
+ */
+function compileMcpServer(): string {
+  const out = path.join(ROOT, 'node_modules', '.cache', 'mcp-bench');
+  rmSync(out, { recursive: true, force: true });
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  execFileSync(process.execPath, [tsc, '-b', 'packages/client'], { cwd: ROOT });
+  execFileSync(
+    process.execPath,
+    [tsc, 'src/mcp/server.ts', '--outDir', out, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--rewriteRelativeImportExtensions', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'],
+    { cwd: ROOT },
+  );
+  // src/version.ts reads ../package.json.
+  writeFileSync(path.join(out, 'package.json'), JSON.stringify({ version: VERSION, type: 'module' }));
+  const entry = path.join(out, 'run.mjs');
+  writeFileSync(entry, "const { runMcpServer } = await import('./src/mcp/server.js');\nawait runMcpServer();\n");
+  return entry;
+}
+
 interface Row {
   name: string;
   what: string;
@@ -82,12 +106,14 @@ async function initializeTimes(): Promise<{ rows: Row[]; loadBefore: string; loa
     writeFileSync(floor, "process.stdin.once('data', () => process.stdout.write('{\"result\":{}}\\n'));\n");
     const sdk = path.join(ROOT, 'bench', 'support', 'mcp-floor.mjs');
     const direct = path.join(ROOT, 'bench', 'support', 'mcp-direct.mjs');
+    const compiled = compileMcpServer();
     const env = { MINDPRINT_URL: `http://127.0.0.1:${await freePort()}`, MINDPRINT_API_KEY: 'mp_bench' };
     const commands: { name: string; what: string; args: string[]; cwd: string }[] = [
       { name: 'node', what: 'bare node answering one line', args: [floor], cwd: ROOT },
       { name: 'sdk', what: 'smallest MCP server on the SDK', args: [sdk], cwd: ROOT },
       { name: `before (${BEFORE})`, what: '`mindprint mcp` before this work', args: ['bin/mindprint.js', 'mcp'], cwd: before },
       { name: 'mcp module', what: 'src/mcp/server.ts under tsx', args: [direct], cwd: ROOT },
+      { name: 'mcp compiled', what: 'src/mcp/server.ts compiled by tsc', args: [compiled], cwd: ROOT },
       { name: 'mindprint mcp', what: '`node bin/mindprint.js mcp`', args: ['bin/mindprint.js', 'mcp'], cwd: ROOT },
     ];
     const rows = commands.map((c) => ({ name: c.name, what: c.what, runs: [] as number[] }));
