@@ -44,7 +44,7 @@ export async function transcriptTurns(file: string, speaker: string, newId: () =
 
 /** Where each conversation lives under the transcripts folder. */
 export const debate = (date: string): string => `us-presidential-debates/${date}.said.txt`;
-/** The first half of a 2012 debate, in test/fixtures (an absolute URL, so it resolves the same against TRANSCRIPTS). */
+/** The first two thirds of a 2012 debate, in test/fixtures (an absolute URL, so it resolves the same against TRANSCRIPTS). */
 export const fixtureDebate = (date: string): string => new URL(`transcripts/us-presidential-debates/${date}.said.txt`, FIXTURES_URL).href;
 export const lex = (file: string): string => `lex-fridman-podcast/${file}`;
 export const lenny = (guest: string): string => `lennys-podcast/${guest}.transcript.md.txt`;

@@ -5,7 +5,7 @@ import { createExtractiveEngine, extractSearchTerms } from '../../src/simulation
 import type { MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
 import { FIXTURES_URL } from '../support/shared-data.ts';
 
-/** The first halves of the three 2012 debates (test/fixtures). */
+/** The first two thirds of the three 2012 debates (test/fixtures). */
 const DEBATES = new URL('transcripts/us-presidential-debates/', FIXTURES_URL);
 
 /** `Full Name: text` lines; a line without a name continues the previous speaker. */

@@ -6,7 +6,7 @@ import { fixturePath } from '../support/shared-data.ts';
 
 /** A file of test/fixtures (see SOURCES.md there). */
 export const fixtureFile = (rel: string) => readFile(fixturePath(rel));
-/** The first halves of the three 2012 debates (test/fixtures), as one text: real conversation to make long files of. */
+/** The first two thirds of the three 2012 debates (test/fixtures), as one text: real conversation to make long files of. */
 export const debateExcerpts = async (): Promise<string> =>
   (await Promise.all(['2012-10-03', '2012-10-16', '2012-10-22'].map((d) => readFile(fixturePath(`transcripts/us-presidential-debates/${d}.said.txt`), 'utf8')))).join('\n');
 

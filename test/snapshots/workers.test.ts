@@ -126,8 +126,8 @@ describe('separate worker processes on PostgreSQL', { skip: !onPostgres() && 'ne
     const mind = (await s.api('POST', '/minds', { name: 'Released' })).body.mind;
     const worker = await startWorker(s.config.databaseUrl!, s.config.dataDir, { MINDPRINT_JOB_SHUTDOWN_SECONDS: '1', MINDPRINT_JOB_EXPIRE_SECONDS: '120' });
     // Several seconds of analysis: far more than the one-second grace period.
-    const long = await debateExcerpts(); // ~150 KB of the 2012 debates, twelve times over
-    const res = await upload(s, mind.id, { file: { bytes: Array(12).fill(long).join('\n'), name: 'long.txt' } });
+    const long = await debateExcerpts(); // ~190 KB of the 2012 debates, ten times over
+    const res = await upload(s, mind.id, { file: { bytes: Array(10).fill(long).join('\n'), name: 'long.txt' } });
     const id = res.body.mindAssessmentId;
     for (let i = 0; i < 2000 && (await s.api('GET', `/minds/${mind.id}/snapshots/${id}/status`)).body.status === 'pending'; i++) await new Promise((r) => setTimeout(r, 5));
     const started = Date.now();
@@ -179,7 +179,7 @@ describe('separate worker processes on PostgreSQL', { skip: !onPostgres() && 'ne
     // a second, so neither can drain the queue alone. A long expiry keeps a loaded machine from
     // turning a slow job into a retry.
     const workers = await Promise.all([0, 1].map(() => startWorker(s.config.databaseUrl!, s.config.dataDir, { LOG_LEVEL: 'info', MINDPRINT_JOB_EXPIRE_SECONDS: '120' })));
-    // Six debate-sized files: each the first halves of two 2012 debates (test/fixtures).
+    // Six debate-sized files: each the first two thirds of two 2012 debates (test/fixtures).
     const halves = ['2012-10-03', '2012-10-16', '2012-10-22'];
     const debates = [0, 1, 2, 3, 4, 5].map((i) => [halves[i % 3]!, halves[(i + 1 + Math.floor(i / 3)) % 3]!]);
     const ids: string[] = [];
