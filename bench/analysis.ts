@@ -19,8 +19,10 @@ import { resetTokenizer, tokenize } from '../src/analysis/nlp.ts';
 import { crossValidate, DEFAULT_CONFIG, prepareRows } from '../src/analysis/train/big-five-training.ts';
 import { readEssays, readFriends, TRAITS } from '../src/analysis/train/personality-data.ts';
 import { debate, lenny, lex, transcriptTurns } from '../test/analysis/transcripts.ts';
+import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.ts';
 
-const DATA = new URL('../../shared/data/', import.meta.url);
+requireSharedData('bench/analysis.ts');
+const DATA = SHARED_DATA_URL;
 const RESULTS = new URL('./results/analysis.md', import.meta.url);
 const RUNS = 5;
 

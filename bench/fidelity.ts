@@ -30,8 +30,10 @@ import { engineInput } from '../src/simulations/run.ts';
 import { loadMindScope, PersonaCache } from '../src/simulations/retrieval.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
+import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.ts';
 
-const DATA = new URL('../../shared/data/transcripts/', import.meta.url);
+requireSharedData('bench/fidelity.ts');
+const DATA = new URL('transcripts/', SHARED_DATA_URL);
 const RESULTS = new URL('./results/fidelity.md', import.meta.url);
 /** Questions shorter than this (words) are back-channel ("Really?"), not questions. */
 const MIN_QUESTION_WORDS = 4;

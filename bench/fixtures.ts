@@ -21,9 +21,10 @@ import { linesToTranscript } from '../src/ingest/layout.ts';
 import { decodeText } from '../src/ingest/text.ts';
 import { countWords } from '../src/ingest/words.ts';
 import type { TranscriptTurn } from '../src/ingest/types.ts';
+import { requireSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 
-const DATA = new URL('../../shared/data/transcripts/lex-fridman-podcast/', import.meta.url);
-const SOURCES = ['393-andrew-huberman.txt', '435-andrew-huberman.txt'];
+/** Two long interviews of ../shared/data (the benchmarks' input); tests pass the debate excerpts of test/fixtures instead. */
+const SOURCES = ['393-andrew-huberman.txt', '435-andrew-huberman.txt'].map((f) => sharedDataPath(`transcripts/lex-fridman-podcast/${f}`));
 
 const VTT_WORDS = 10_000;
 const VTT_SECONDS = 3600;
@@ -31,10 +32,10 @@ const WORDS_PER_CUE = 10;
 const PDF_PAGES = 100;
 const DOCX_WORDS = 25_000;
 
-async function realTurns(): Promise<TranscriptTurn[]> {
+async function realTurns(sources: string[]): Promise<TranscriptTurn[]> {
   const turns: TranscriptTurn[] = [];
-  for (const name of SOURCES) {
-    const text = decodeText(await readFile(new URL(name, DATA)));
+  for (const path of sources) {
+    const text = decodeText(await readFile(path));
     turns.push(...linesToTranscript(text.split('\n'), { markdown: true }).turns);
   }
   return turns;
@@ -115,9 +116,10 @@ async function buildDocx(turns: TranscriptTurn[]): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 6 } });
 }
 
-export async function generateFixtures(outDir: string): Promise<{ vtt: string; pdf: string; docx: string }> {
+export async function generateFixtures(outDir: string, sources: string[] = SOURCES): Promise<{ vtt: string; pdf: string; docx: string }> {
+  if (sources === SOURCES) requireSharedData('bench/fixtures.ts');
   await mkdir(outDir, { recursive: true });
-  const turns = await realTurns();
+  const turns = await realTurns(sources);
   const vtt = join(outDir, 'interview-1h.vtt');
   const pdf = join(outDir, 'interview-100p.pdf');
   const docx = join(outDir, 'interview-50p.docx');

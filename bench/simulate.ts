@@ -26,7 +26,12 @@ import { rowsOf, type Db } from '../src/db/client.ts';
 import { extractSearchTerms } from '../src/simulation/extractive/index.ts';
 import { loadMindScope, retrieveMemory, type MindScope } from '../src/simulations/retrieval.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
-import { readDebate, seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
+import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
+import { requireSharedData } from '../test/support/shared-data.ts';
+
+requireSharedData('bench/simulate.ts');
+/** The whole debates, from ../shared/data. */
+const readDebate = (date: string): SeedTurn[] => readDebateFrom(date, SHARED_TRANSCRIPTS);
 
 const RESULTS = new URL('./results/simulate.md', import.meta.url);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);

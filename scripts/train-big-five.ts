@@ -31,9 +31,10 @@ import { NORM_MIN_WORDS, readNormSpeeches } from '../src/analysis/train/norm-cor
 import { readEssays, readFriends, TRAITS, type Trait } from '../src/analysis/train/personality-data.ts';
 import { buildBackground } from '../src/analysis/background.ts';
 import { CANDIDATES, nestedRidgeCv, prepareTurnRows, seedSpread } from '../src/analysis/train/experiments.ts';
+import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.ts';
 
-const DATA = new URL('../../shared/data/personality/', import.meta.url);
-const TRANSCRIPTS = new URL('../../shared/data/transcripts/', import.meta.url);
+const DATA = new URL('personality/', SHARED_DATA_URL);
+const TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);
 const MODEL_OUT = new URL('../src/analysis/models/big-five.json', import.meta.url);
 const BACKGROUND_OUT = new URL('../src/analysis/models/background.json', import.meta.url);
 
@@ -161,6 +162,7 @@ function experiments(): void {
 }
 
 const isMain = import.meta.url === new URL(process.argv[1] ?? '', 'file://').href;
+if (isMain) requireSharedData('scripts/train-big-five.ts');
 if (isMain && process.argv.includes('--experiments')) experiments();
 else if (isMain) {
   const check = process.argv.includes('--check');

@@ -64,7 +64,7 @@ test('the debate excerpts: the moderator and both candidates of the metadata, fo
   for (const date of ['2012-10-03', '2012-10-16', '2012-10-22']) {
     const t = await parse(`transcripts/us-presidential-debates/${date}.said.txt`);
     const meta = JSON.parse(readFileSync(fixturePath(`transcripts/us-presidential-debates/${date}.json`), 'utf8')) as { speakers: { fullName: string; role: string }[] };
-    // The first half of the town hall does not reach every audience questioner.
+    // The excerpt of the town hall does not reach every audience questioner.
     for (const s of meta.speakers.filter((x) => x.role !== 'Audience questioner')) assert.ok(labels(t).includes(s.fullName), `${date}: ${s.fullName} speaks`);
     for (const [name, label] of [['Barack Obama', 'Barack H Obama'], ['Mitt Romney', 'W Mitt Romney']]) {
       const who = attributeSpeaker(t, { mindName: name! });

@@ -8,17 +8,20 @@ import { countTokens } from '../../src/analysis/features.ts';
 import { tokenize } from '../../src/analysis/nlp.ts';
 import { stratifiedFolds, fitLogistic, logit } from '../../src/analysis/train/logistic.ts';
 import { characterLines, parseCsv, readEssays, readFriends, TRAITS, type Trait } from '../../src/analysis/train/personality-data.ts';
-import { debate, lenny, lex, transcriptTurns } from './transcripts.ts';
+import { debate, fixtureDebate, lenny, lex, transcriptTurns } from './transcripts.ts';
+import { SHARED_DATA_URL, skipUnlessSharedData } from '../support/shared-data.ts';
 
-const PERSONALITY = new URL('../../../shared/data/personality/', import.meta.url);
+const PERSONALITY = new URL('personality/', SHARED_DATA_URL);
 
-/** The first `n` words of Paul Rosolie's turns, as one mind turn. */
+/** The first `n` words of Barack Obama's turns in the 2012 debate excerpts (test/fixtures), as one mind turn. */
 async function mindSaying(n: number): Promise<AnalysisTurn[]> {
-  const words = (await transcriptTurns(lex('429-paul-rosolie.txt'), 'Paul Rosolie'))
+  const turns = (await Promise.all(['2012-10-03', '2012-10-16', '2012-10-22'].map((d) => transcriptTurns(fixtureDebate(d), 'Barack H Obama')))).flat();
+  const words = turns
     .filter((t) => t.isMind)
     .flatMap((t) => t.text.split(/\s+/))
     .slice(0, n);
-  return [{ turnId: 't0', speaker: 'Paul Rosolie', text: words.join(' '), startMs: 0, isMind: true }];
+  assert.equal(words.length, n, 'enough words');
+  return [{ turnId: 't0', speaker: 'Barack H Obama', text: words.join(' '), startMs: 0, isMind: true }];
 }
 
 const bigFive = (rows: PsychometricResult[]): PsychometricResult[] => rows.filter((r) => r.instrument === 'big_five');
@@ -46,7 +49,7 @@ test('under 600 words: scored but flagged low confidence; confidence grows with 
   }
 });
 
-test('the committed model still ranks its training texts by their labels', () => {
+test('the committed model still ranks its training texts by their labels', skipUnlessSharedData, () => {
   // Catches feature code changed without retraining: in-sample, texts labelled high must score higher.
   const model = loadBigFiveModel();
   const texts = [...readEssays(new URL('essays-train.csv', PERSONALITY)), ...readFriends(new URL('friends-train.csv', PERSONALITY))];
@@ -64,7 +67,7 @@ test('the committed model still ranks its training texts by their labels', () =>
   for (const cv of model.crossValidation) assert.ok(cv.mean > 0.5, `${cv.dataset}: ${cv.mean}`);
 });
 
-test('personality data: both files parse; Friends keeps only the labelled character', () => {
+test('personality data: both files parse; Friends keeps only the labelled character', skipUnlessSharedData, () => {
   const essays = readEssays(new URL('essays-train.csv', PERSONALITY));
   const friends = readFriends(new URL('friends-train.csv', PERSONALITY));
   assert.equal(essays.length, 346);
@@ -138,7 +141,7 @@ test('confidence = amount of speech × the model\'s held-out skill; a model with
   }
 });
 
-test('score and percentile agree on every real speaker: above the median speaker ⇔ score above 0.5', async () => {
+test('score and percentile agree on every real speaker: above the median speaker ⇔ score above 0.5', skipUnlessSharedData, async () => {
   for (const [file, speaker] of [[debate('2012-10-03'), 'Barack H Obama'], [lex('393-andrew-huberman.txt'), 'Andrew Huberman'], [lenny('bob-moesta'), 'Bob Moesta']] as const) {
     for (const r of bigFive(analyseTurns(await transcriptTurns(file, speaker)).psychometrics)) {
       assert.ok(r.score !== null && r.percentile !== null);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisTurn, type FindingResult } from '../../src/analysis/index.ts';
-import { debate, transcriptTurns } from './transcripts.ts';
+import { fixtureDebate, transcriptTurns } from './transcripts.ts';
 
 /** Findings of one sentence said by the mind (with an interviewer turn before it as context). */
 function findingsOf(sentence: string): FindingResult[] {
@@ -77,7 +77,7 @@ test('questions, conditionals, reported speech and other speakers are not findin
 });
 
 test('real debate: negated and hedged statements are read as such', async () => {
-  const turns = await transcriptTurns(debate('2012-10-03'), 'W Mitt Romney');
+  const turns = await transcriptTurns(fixtureDebate('2012-10-03'), 'W Mitt Romney');
   const findings = analyseTurns(turns).findings;
   const negated = findings.filter((f) => /\b(don't|do not|never|not going to|won't)\b/i.test(f.quote.split(/[,;]/)[0] ?? ''));
   assert.ok(negated.length > 0, 'some negated first-person statements are found');

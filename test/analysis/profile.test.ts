@@ -4,6 +4,7 @@ import { analyseTurns, buildProfile, personaFromProfile, type ProfileSnapshotInp
 import { loadBigFiveModel } from '../../src/analysis/big-five.ts';
 import type { Trait } from '../../src/analysis/train/personality-data.ts';
 import { debate, transcriptTurns } from './transcripts.ts';
+import { skipUnlessSharedData } from '../support/shared-data.ts';
 
 const trait = (name: string, score: number | null, confidence = 0.9): PsychometricResult => ({
   instrument: 'big_five', name, score, percentile: score === null ? null : score * 100, confidence, evidence: [], note: null,
@@ -72,7 +73,7 @@ test('no snapshots: an empty profile', () => {
   assert.equal(p.asOf, null);
 });
 
-test('a persona card from real snapshots: Obama across three 2012 debates', async () => {
+test('a persona card from real snapshots: Obama across three 2012 debates', skipUnlessSharedData, async () => {
   const dates = ['2012-10-03', '2012-10-16', '2012-10-22'];
   const snapshots = await Promise.all(
     dates.map(async (date) => {

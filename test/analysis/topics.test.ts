@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisTurn, type KeyTopicResult } from '../../src/analysis/index.ts';
 import { chooseLabel, specificity, type LabelCandidate } from '../../src/analysis/topic-labels.ts';
 import { debate, lenny, lex, transcriptTurns } from './transcripts.ts';
+import { skipUnlessSharedData } from '../support/shared-data.ts';
 
 const topicsOf = (text: string): KeyTopicResult[] =>
   analyseTurns([
@@ -51,7 +52,7 @@ test('generic words and intensifiers never label a topic; case is kept for prope
   assert.ok(!all.includes('arizona law'));
 });
 
-test('a few hundred words still give three topics when there are three subjects', async () => {
+test('a few hundred words still give three topics when there are three subjects', skipUnlessSharedData, async () => {
   const cases: [string, string][] = [
     [lex('429-paul-rosolie.txt'), 'Paul Rosolie'],
     [lex('400-elon-musk.txt'), 'Elon Musk'],
@@ -77,7 +78,7 @@ test('a few hundred words still give three topics when there are three subjects'
   }
 });
 
-test('related topics are one topic: a shared head word or the same chunks', async () => {
+test('related topics are one topic: a shared head word or the same chunks', skipUnlessSharedData, async () => {
   // Obama, first 2012 debate: "small businesses", "tax breaks" and "tax plan" were three topics.
   const topics = analyseTurns(await transcriptTurns(debate('2012-10-03'), 'Barack H Obama')).keyTopics;
   const taxTopics = topics.filter((t) => /\btax/i.test(t.label));
@@ -115,7 +116,7 @@ test('the label is the most specific member that represents the topic, not a lon
   assert.equal(specificity({ lemmas: ['ai'], surface: 'AI' }), 'specific');
 });
 
-test('Obama, first 2012 debate: health care is named as such, and Wall Street is not grouped with teachers', async () => {
+test('Obama, first 2012 debate: health care is named as such, and Wall Street is not grouped with teachers', skipUnlessSharedData, async () => {
   const topics = analyseTurns(await transcriptTurns(debate('2012-10-03'), 'Barack H Obama')).keyTopics;
   const labels = topics.map((t) => t.label);
   assert.ok(labels.some((l) => /health care|medicare|obamacare/i.test(l)), labels.join('; '));

@@ -12,6 +12,7 @@ import { BROAD_NOUNS } from '../../src/analysis/topic-labels.ts';
 import { normaliseQuotes, tokenize } from '../../src/analysis/nlp.ts';
 import { GOLDEN, type Golden } from './golden.ts';
 import { counterIds, debate, lex, transcriptTurns } from './transcripts.ts';
+import { skipUnlessSharedData } from '../support/shared-data.ts';
 
 const turnsOf = (g: Golden, newId?: () => string): Promise<AnalysisTurn[]> => transcriptTurns(g.file, g.mind, newId);
 
@@ -49,7 +50,7 @@ function assertMindQuote(turns: AnalysisTurn[], ref: { turnId: string; quote: st
 }
 
 for (const g of GOLDEN) {
-  test(`${g.name}: topics name the conversation's subjects`, async () => {
+  test(`${g.name}: topics name the conversation's subjects`, skipUnlessSharedData, async () => {
     const { result } = await analysis(g);
     const words = result.keyTopics.flatMap((t) => [t.label, ...t.keywords]).join(' | ').toLowerCase();
     for (const alternatives of g.subjects) {
@@ -60,7 +61,7 @@ for (const g of GOLDEN) {
     }
   });
 
-  test(`${g.name}: topics are whole, specific phrases with evidence that mentions them`, async () => {
+  test(`${g.name}: topics are whole, specific phrases with evidence that mentions them`, skipUnlessSharedData, async () => {
     const { turns, result } = await analysis(g);
     const said = turns.filter((t) => t.isMind).map((t) => normaliseQuotes(t.text)).join('\n');
     if (g.top) {
@@ -108,7 +109,7 @@ for (const g of GOLDEN) {
     }
   });
 
-  test(`${g.name}: stopwords, filler and other speakers' names never become topics`, async () => {
+  test(`${g.name}: stopwords, filler and other speakers' names never become topics`, skipUnlessSharedData, async () => {
     const { turns, result } = await analysis(g);
     const others = new Set(
       turns.filter((t) => !t.isMind).flatMap((t) => t.speaker.toLowerCase().split(/\s+/)).filter((p) => p.length > 2),
@@ -124,14 +125,14 @@ for (const g of GOLDEN) {
     }
   });
 
-  test(`${g.name}: findings and evidence quote only the mind`, async () => {
+  test(`${g.name}: findings and evidence quote only the mind`, skipUnlessSharedData, async () => {
     const { turns, result } = await analysis(g);
     for (const f of result.findings) assertMindQuote(turns, f, `finding "${f.statement}"`);
     for (const t of result.keyTopics) for (const e of t.evidence) assertMindQuote(turns, e, `topic ${t.label}`);
     for (const p of result.psychometrics) for (const e of p.evidence) assertMindQuote(turns, e, `${p.instrument}.${p.name}`);
   });
 
-  test(`${g.name}: findings are the person's own claims, in readable third person`, async () => {
+  test(`${g.name}: findings are the person's own claims, in readable third person`, skipUnlessSharedData, async () => {
     const { result } = await analysis(g);
     for (const f of result.findings) {
       const s = f.statement;
@@ -152,7 +153,7 @@ for (const g of GOLDEN) {
     }
   });
 
-  test(`${g.name}: nothing is empty for a long transcript`, async () => {
+  test(`${g.name}: nothing is empty for a long transcript`, skipUnlessSharedData, async () => {
     const { result } = await analysis(g);
     assert.ok(result.mindWords > 5000, `expected a long transcript, got ${result.mindWords} words`);
     const big5 = result.psychometrics.filter((p) => p.instrument === 'big_five');
@@ -178,7 +179,7 @@ for (const g of GOLDEN) {
   });
 }
 
-test('a topic label is a phrase the mind actually said', async () => {
+test('a topic label is a phrase the mind actually said', skipUnlessSharedData, async () => {
   for (const g of GOLDEN) {
     const { turns, result } = await analysis(g);
     const said = turns.filter((t) => t.isMind).map((t) => t.text.toLowerCase().replace(/[\u2018\u2019]/g, "'")).join('\n');
@@ -192,7 +193,7 @@ function byPosition(result: AnalysisResult, turns: AnalysisTurn[]): unknown {
   return JSON.parse(JSON.stringify(result), (key, value: unknown) => (key === 'turnId' ? position.get(value as string) : value));
 }
 
-test('the same transcript gives the same analysis, whatever ids its turns get', async () => {
+test('the same transcript gives the same analysis, whatever ids its turns get', skipUnlessSharedData, async () => {
   // The service names turns with random UUIDs, so ties must never be broken by id. Ids that sort
   // in the opposite order to the turns would flip every id-broken tie.
   for (const mind of ['Elon Musk', 'Barack H Obama']) {
@@ -207,7 +208,7 @@ test('the same transcript gives the same analysis, whatever ids its turns get', 
   }
 });
 
-test('what the process analysed before does not change an analysis (the tokenizer starts pristine)', async () => {
+test('what the process analysed before does not change an analysis (the tokenizer starts pristine)', skipUnlessSharedData, async () => {
   // wink-nlp grows its lexicon with every unseen word, which changes later splits ("Donald's"):
   // reading the third 2016 debate in between changed the analysis of the first before the fix.
   const file = debate('2016-09-26');
@@ -230,7 +231,7 @@ test('ties between equally strong turns go to the earlier turn, not the smaller 
   }
 });
 
-test("other speakers' turns do not change the mind's results, only name exclusions", async () => {
+test("other speakers' turns do not change the mind's results, only name exclusions", skipUnlessSharedData, async () => {
   const g = GOLDEN[0]!;
   const turns = await turnsOf(g);
   const withoutOthers = analyseTurns(turns.filter((t) => t.isMind));
@@ -240,7 +241,7 @@ test("other speakers' turns do not change the mind's results, only name exclusio
   assert.deepEqual(withoutOthers.findings, full.findings);
 });
 
-test('the helper reads what the service reads: continuation lines belong to their speaker', async () => {
+test('the helper reads what the service reads: continuation lines belong to their speaker', skipUnlessSharedData, async () => {
   // Huberman #393 has timestamp-only continuation lines "[(01:50:36)](…) text": the service keeps them.
   const turns = await transcriptTurns(lex('393-andrew-huberman.txt'), 'Andrew Huberman', counterIds());
   const words = analyseTurns(turns).mindWords;

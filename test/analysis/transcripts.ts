@@ -1,5 +1,6 @@
 /**
- * Test and benchmark helper: the turns of the real transcripts in ../shared/data/transcripts, read
+ * Test and benchmark helper: the turns of the real transcripts in ../shared/data/transcripts (or of
+ * the debate excerpts in test/fixtures, fixtureDebate), read
  * the way the service reads an upload (src/ingest's parser, speaker attribution and
  * src/snapshots/digest.ts), so tests and the benchmark analyse exactly what the service analyses,
  * continuation lines included. Turn ids are `t0`, `t1`, … in transcript order.
@@ -9,8 +10,9 @@ import type { AnalysisTurn } from '../../src/analysis/index.ts';
 import { parseInThisThread } from '../../src/ingest/parse.ts';
 import type { Transcript } from '../../src/ingest/types.ts';
 import { analysisTurns, attributeTurns } from '../../src/snapshots/digest.ts';
+import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
-export const TRANSCRIPTS = new URL('../../../shared/data/transcripts/', import.meta.url);
+export const TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);
 
 const parsed = new Map<string, Promise<Transcript>>();
 
@@ -42,5 +44,7 @@ export async function transcriptTurns(file: string, speaker: string, newId: () =
 
 /** Where each conversation lives under the transcripts folder. */
 export const debate = (date: string): string => `us-presidential-debates/${date}.said.txt`;
+/** The first two thirds of a 2012 debate, in test/fixtures (an absolute URL, so it resolves the same against TRANSCRIPTS). */
+export const fixtureDebate = (date: string): string => new URL(`transcripts/us-presidential-debates/${date}.said.txt`, FIXTURES_URL).href;
 export const lex = (file: string): string => `lex-fridman-podcast/${file}`;
 export const lenny = (guest: string): string => `lennys-podcast/${guest}.transcript.md.txt`;

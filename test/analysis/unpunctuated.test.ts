@@ -9,8 +9,9 @@ import assert from 'node:assert/strict';
 import { analyseTurns, styleMap, type AnalysisResult, type AnalysisTurn, type PsychometricResult } from '../../src/analysis/index.ts';
 import { parseInThisThread } from '../../src/ingest/parse.ts';
 import { digestTranscript } from '../../src/snapshots/digest.ts';
-import { counterIds, parseTranscript, TRANSCRIPTS } from './transcripts.ts';
+import { counterIds, fixtureDebate, parseTranscript, TRANSCRIPTS } from './transcripts.ts';
 import { fileURLToPath } from 'node:url';
+import { skipUnlessSharedData } from '../support/shared-data.ts';
 
 const mind = (...texts: string[]): AnalysisTurn[] => texts.map((text, i) => ({ turnId: `m${i}`, speaker: 'Ann', text, startMs: i * 1000, isMind: true }));
 const row = (rows: PsychometricResult[], name: string): PsychometricResult => {
@@ -36,7 +37,7 @@ test('readability stays on its 0–100 scale: a run-on sentence is 0, not −9,0
 
 test('unpunctuated speech: readability from pseudo-sentences, question rate not measured, nothing else moves much', async () => {
   // Obama's punctuated turns in the first 2012 debate, and the same words as captions write them.
-  const t = await parseTranscript('us-presidential-debates/2012-10-03.said.txt');
+  const t = await parseTranscript(fixtureDebate('2012-10-03'));
   const texts = t.turns.filter((x) => x.speaker === 'Barack H Obama').map((x) => x.text);
   const punctuated = analyseTurns(mind(...texts));
   const captions = analyseTurns(mind(...texts.map(asCaptions)));
@@ -96,7 +97,7 @@ function everyone(turns: { speaker: string; text: string; startMs?: number }[], 
   );
 }
 
-test('the six auto-captioned debates: every measure in range and near what the punctuated transcript gives', async () => {
+test('the six auto-captioned debates: every measure in range and near what the punctuated transcript gives', skipUnlessSharedData, async () => {
   for (const id of ['2012-10-03', '2012-10-16', '2012-10-22', '2016-09-26', '2016-10-09', '2016-10-19']) {
     const path = (ext: string) => fileURLToPath(new URL(`us-presidential-debates/${id}.${ext}`, TRANSCRIPTS));
     const vtt = await parseInThisThread(path('vtt'), 'vtt');
@@ -121,7 +122,7 @@ test('the six auto-captioned debates: every measure in range and near what the p
   }
 });
 
-test('2012-10-03.vtt as a mind "Barack Obama": quotable turns, a profile a person can read', async () => {
+test('2012-10-03.vtt as a mind "Barack Obama": quotable turns, a profile a person can read', skipUnlessSharedData, async () => {
   const path = fileURLToPath(new URL('us-presidential-debates/2012-10-03.vtt', TRANSCRIPTS));
   const digest = digestTranscript(await parseInThisThread(path, 'vtt'), { mindName: 'Barack Obama', requestedSpeaker: null }, counterIds());
   assert.deepEqual([digest.attribution.mindLabel, digest.attribution.attribution], ['Speaker', 'inferred']);

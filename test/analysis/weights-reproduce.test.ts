@@ -8,10 +8,11 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { skipUnlessSharedData } from '../support/shared-data.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-test('scripts/train-big-five.ts --check reproduces the committed weight files exactly', async () => {
+test('scripts/train-big-five.ts --check reproduces the committed weight files exactly', skipUnlessSharedData, async () => {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/train-big-five.ts', '--check'], { cwd: root, timeout: 240_000, maxBuffer: 16 * 1024 * 1024 }).catch((err: { stdout?: string; stderr?: string }) =>
     assert.fail(`--check failed:\n${err.stdout ?? ''}\n${err.stderr ?? ''}`),
   );

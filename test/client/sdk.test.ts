@@ -8,8 +8,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { MindprintApiError, MindprintClient, SnapshotWaitError, type SimulateStreamEvent, type SnapshotStatus } from '@mindprint/client';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { fixturePath } from '../support/shared-data.ts';
 
-const DEBATE = new URL('../../../shared/data/transcripts/us-presidential-debates/2012-10-03.said.txt', import.meta.url);
+const DEBATE = fixturePath('transcripts/us-presidential-debates/2012-10-03.said.txt');
 const MISSING = '00000000-0000-4000-8000-000000000000';
 
 let s: TestServer;

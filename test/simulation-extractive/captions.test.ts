@@ -10,10 +10,12 @@ import { contentStems, spokenSentences, words } from '../../src/simulation/extra
 import { UNLABELLED_ANSWER_WORDS, wordBudget } from '../../src/simulation/extractive/compose.ts';
 import { isQuestion } from '../../src/simulation/extractive/text.ts';
 import { captions2012, converse, type RealMind } from './real.ts';
+import { hasSharedData, skipUnlessSharedData } from '../support/shared-data.ts';
 
+// The whole caption track of the first 2012 debate (../shared/data): without it every test here skips.
 let mind: RealMind;
 before(async () => {
-  mind = await captions2012();
+  if (hasSharedData) mind = await captions2012();
 });
 
 /** Whether `quote`, found in its turn, begins and ends where the turn's caption lines (pseudo-sentences) do. */
@@ -24,13 +26,13 @@ function wholeLines(mind: RealMind, turnId: string, quote: string): boolean {
   return at >= 0 && spans.some((s) => s.start === at) && spans.some((s) => s.end === at + quote.length);
 }
 
-test('the captions are one voice in ~120-word turns, each read as caption lines', () => {
+test('the captions are one voice in ~120-word turns, each read as caption lines', skipUnlessSharedData, () => {
   assert.ok(mind.memory.length > 100 && mind.memory.every((t) => t.unlabelled && t.context === null));
   const t = mind.memory[10]!;
   assert.ok(spokenSentences(t.text).length >= 4, 'a turn is several lines, not one sentence');
 });
 
-test('"What would you do about taxes?" quotes a few caption lines on taxes, not a 600-character block', async () => {
+test('"What would you do about taxes?" quotes a few caption lines on taxes, not a 600-character block', skipUnlessSharedData, async () => {
   const [r] = await converse(mind, ['What would you do about taxes?']);
   assert.ok(r!.evidence.length >= 1);
   assert.ok(words(r!.text).length <= UNLABELLED_ANSWER_WORDS * 1.5, r!.text);
@@ -43,7 +45,7 @@ test('"What would you do about taxes?" quotes a few caption lines on taxes, not 
   assert.equal(r!.text, r!.evidence.map((e) => e.quote.replace(/\n/g, ' ')).join(' '));
 });
 
-test('a follow-up on the captions goes on with other lines, never the same ones', async () => {
+test('a follow-up on the captions goes on with other lines, never the same ones', skipUnlessSharedData, async () => {
   const [first, more] = await converse(mind, ['What about Medicare?', 'Tell me more.']);
   assert.ok(more!.evidence.length > 0);
   for (const e of more!.evidence) {
@@ -51,12 +53,12 @@ test('a follow-up on the captions goes on with other lines, never the same ones'
   }
 });
 
-test('the length of caption turns (a cut every ~120 words) does not set the answer length', () => {
+test('the length of caption turns (a cut every ~120 words) does not set the answer length', skipUnlessSharedData, () => {
   const ranked = mind.memory.slice(0, 3).map((turn) => ({ turn, score: 1, matched: [], coverage: 1 }));
   assert.equal(wordBudget(mind.persona, mind.memory, ranked, true), UNLABELLED_ANSWER_WORDS);
 });
 
-test('"Who are you?" on captions: self-descriptions, never a question asked of someone', async () => {
+test('"Who are you?" on captions: self-descriptions, never a question asked of someone', skipUnlessSharedData, async () => {
   const [r] = await converse(mind, ['Who are you?']);
   assert.ok(r!.evidence.length > 0, r!.text);
   for (const e of r!.evidence) for (const s of spokenSentences(e.quote)) assert.ok(!isQuestion(s.text), s.text);

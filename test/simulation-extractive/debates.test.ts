@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createExtractiveEngine, extractSearchTerms } from '../../src/simulation/extractive/index.ts';
 import type { MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import { FIXTURES_URL } from '../support/shared-data.ts';
 
-const DEBATES = new URL('../../../shared/data/transcripts/us-presidential-debates/', import.meta.url);
+/** The first two thirds of the three 2012 debates (test/fixtures). */
+const DEBATES = new URL('transcripts/us-presidential-debates/', FIXTURES_URL);
 
 /** `Full Name: text` lines; a line without a name continues the previous speaker. */
 function parseSaid(src: string): { speaker: string; text: string }[] {

@@ -1,5 +1,6 @@
 /**
- * Real memory banks for engine tests: transcripts from ../shared/data/transcripts parsed by the
+ * Real memory banks for engine tests: transcripts (the 2012 debate excerpts of test/fixtures; the
+ * podcasts and whole caption tracks of ../shared/data, for the tests that skip without it) parsed by the
  * service's own parser (src/ingest), each mind turn with the question before it as context (as
  * the snapshot pipeline stores them), the persona from the real analysis of those turns, and
  * the other speakers' names. A conversation helper feeds each answer's evidence back as
@@ -10,8 +11,10 @@ import { parseInThisThread } from '../../src/ingest/parse.ts';
 import { createExtractiveEngine } from '../../src/simulation/extractive/index.ts';
 import { digestTranscript } from '../../src/snapshots/digest.ts';
 import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
-export const TRANSCRIPTS = new URL('../../../shared/data/transcripts/', import.meta.url);
+export const TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);
+export const FIXTURE_TRANSCRIPTS = new URL('transcripts/', FIXTURES_URL);
 
 export interface RealMind {
   name: string;
@@ -21,12 +24,12 @@ export interface RealMind {
 }
 
 /** `files` are paths under the transcripts folder with their mindset dates; `speaker` the mind's label. */
-export async function loadMind(speaker: string, files: [path: string, date: string][]): Promise<RealMind> {
+export async function loadMind(speaker: string, files: [path: string, date: string][], root: URL = TRANSCRIPTS): Promise<RealMind> {
   const memory: MemoryTurn[] = [];
   const others = new Set<string>();
   const snapshots = [];
   for (const [path, date] of files) {
-    const transcript = await parseInThisThread(new URL(path, TRANSCRIPTS).pathname, 'txt');
+    const transcript = await parseInThisThread(new URL(path, root).pathname, 'txt');
     let lastOther: string | null = null;
     const turns = transcript.turns.map((t, seq) => {
       const isMind = t.speaker === speaker;
@@ -51,7 +54,7 @@ export const obama2012 = () =>
     ['us-presidential-debates/2012-10-03.said.txt', '2012-10-03'],
     ['us-presidential-debates/2012-10-16.said.txt', '2012-10-16'],
     ['us-presidential-debates/2012-10-22.said.txt', '2012-10-22'],
-  ]);
+  ], FIXTURE_TRANSCRIPTS);
 /**
  * Auto-captions of the first 2012 debate (no speaker names, no punctuation), digested as the
  * snapshot pipeline digests them for a mind "Barack Obama": one voice holding everyone's words.

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { usualLength } from '../../src/simulation/extractive/compose.ts';
 import type { MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
 import { replyWordCounts } from '../../src/snapshots/digest.ts';
+import { sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 
 const sentence = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
@@ -44,11 +45,10 @@ test('usualLength: a reply cut in parts is one answer at its whole length', () =
   assert.equal(usualLength(persona, memory, true), (600 + 5 * 100) / 6);
 });
 
-test('a real interview digests with its long replies cut in parts that each know the whole reply', async () => {
+test('a real interview digests with its long replies cut in parts that each know the whole reply', skipUnlessSharedData, async () => {
   const { parseInThisThread } = await import('../../src/ingest/parse.ts');
   const { digestTranscript } = await import('../../src/snapshots/digest.ts');
-  const file = new URL('../../../shared/data/transcripts/lex-fridman-podcast/400-elon-musk.txt', import.meta.url);
-  const transcript = await parseInThisThread(file.pathname, 'txt');
+  const transcript = await parseInThisThread(sharedDataPath('transcripts/lex-fridman-podcast/400-elon-musk.txt'), 'txt');
   const { turns } = digestTranscript(transcript, { mindName: 'Elon Musk', requestedSpeaker: null });
   const parted = turns.filter((t) => t.replyWords !== null);
   assert.ok(parted.length >= 2, 'the interview has a reply over 400 words');

@@ -7,18 +7,21 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { readDebate, seedSnapshot } from './seed.ts';
+import { readDebate, seedSnapshot, SHARED_TRANSCRIPTS, TRANSCRIPTS } from './seed.ts';
+import { hasSharedData, skipUnlessSharedData } from '../support/shared-data.ts';
 import { openStream, waitForMessage } from './helpers.ts';
 
 let s: TestServer;
 let mindId: string;
+/** The whole debates where ../shared/data is, else the excerpts of test/fixtures (the tests that need a whole debate skip). */
+const DEBATES = hasSharedData ? SHARED_TRANSCRIPTS : TRANSCRIPTS;
 
 before(async () => {
   s = await startTestServer();
   const mind = (await s.api('POST', '/minds', { name: 'Barack Obama' })).body.mind;
   mindId = mind.id;
   for (const date of ['2012-10-03', '2012-10-16', '2012-10-22']) {
-    await seedSnapshot(s.ctx.db, { organizationId: mind.organizationId, mindId, mind: 'Barack H Obama', turns: readDebate(date), mindsetDate: new Date(`${date}T00:00:00Z`) });
+    await seedSnapshot(s.ctx.db, { organizationId: mind.organizationId, mindId, mind: 'Barack H Obama', turns: readDebate(date, DEBATES), mindsetDate: new Date(`${date}T00:00:00Z`) });
   }
 });
 after(() => s?.close());
@@ -62,7 +65,7 @@ test('sentences addressed to the moderators (names from the transcripts\' speake
   }
 });
 
-test('"Who are you?" is answered from how he describes himself anywhere in the transcripts, in few words', async () => {
+test('"Who are you?" is answered from how he describes himself anywhere in the transcripts, in few words', skipUnlessSharedData, async () => {
   const b = await ask('Who are you?');
   assert.ok(b.evidence.length > 0, b.message);
   assert.match(b.message, /\bI'm\b|\bI am\b|\bmy (job|work)\b|I've been/, b.message);

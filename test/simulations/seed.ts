@@ -8,8 +8,11 @@ import { analyseTurns, type AnalysisResult } from '../../src/analysis/index.ts';
 import type { Db } from '../../src/db/client.ts';
 import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/db/schema.ts';
 import { replyWordCounts } from '../../src/snapshots/digest.ts';
+import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
-export const TRANSCRIPTS = new URL('../../../shared/data/transcripts/', import.meta.url);
+/** The debate excerpts of test/fixtures; the whole debates are in SHARED_TRANSCRIPTS (benchmarks). */
+export const TRANSCRIPTS = new URL('transcripts/', FIXTURES_URL);
+export const SHARED_TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);
 
 export interface SeedTurn {
   speaker: string;
@@ -110,11 +113,11 @@ export async function seedSnapshot(db: Db, o: SeedSnapshot): Promise<{ snapshotI
 }
 
 /** Debates `*.said.txt`: `Full Name: text`; a line without a known name continues the last speaker. */
-export function readDebate(date: string): SeedTurn[] {
-  const meta = JSON.parse(readFileSync(new URL(`us-presidential-debates/${date}.json`, TRANSCRIPTS), 'utf8')) as { speakers: { fullName: string }[] };
+export function readDebate(date: string, root: URL = TRANSCRIPTS): SeedTurn[] {
+  const meta = JSON.parse(readFileSync(new URL(`us-presidential-debates/${date}.json`, root), 'utf8')) as { speakers: { fullName: string }[] };
   const names = meta.speakers.map((s) => s.fullName);
   const out: SeedTurn[] = [];
-  for (const line of readFileSync(new URL(`us-presidential-debates/${date}.said.txt`, TRANSCRIPTS), 'utf8').split('\n')) {
+  for (const line of readFileSync(new URL(`us-presidential-debates/${date}.said.txt`, root), 'utf8').split('\n')) {
     const text = line.trim();
     if (!text) continue;
     const name = names.find((n) => text.startsWith(`${n}:`));

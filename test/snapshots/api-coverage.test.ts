@@ -12,7 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { dataPath, documentXml, makeCfb, storedEntry, writeRawZip } from '../ingest/helpers.ts';
+import { documentXml, fixturePath, makeCfb, storedEntry, writeRawZip } from '../ingest/helpers.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { count, rows, storedFiles, upload, waitForSnapshot } from './support.ts';
 
@@ -170,7 +170,7 @@ describe('snapshot API coverage', () => {
     });
 
     test('a truncated PDF ends failed: “The PDF is damaged or truncated”', async () => {
-      const full = await readFile(dataPath('documents/pdf/scotus-17-1618_2a34.pdf'));
+      const full = await readFile(fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'));
       await failsCleanly('argument.pdf', full.subarray(0, Math.floor(full.length / 2)), 'pdf', /^The PDF is damaged or truncated$/);
     });
 

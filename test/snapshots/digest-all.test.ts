@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { sniffFile } from '../../src/ingest/index.ts';
 import { parseInThisThread } from '../../src/ingest/parse.ts';
 import { digestTranscript } from '../../src/snapshots/digest.ts';
+import { sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 
-const ROOT = fileURLToPath(new URL('../../../shared/data/transcripts/', import.meta.url));
+const ROOT = sharedDataPath('transcripts/');
 
 function transcriptFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -23,7 +23,7 @@ function transcriptFiles(dir: string): string[] {
   });
 }
 
-test('every speaker of every shared transcript digests as the mind without an error', async () => {
+test('every speaker of every shared transcript digests as the mind without an error', skipUnlessSharedData, async () => {
   const files = transcriptFiles(ROOT);
   assert.ok(files.length >= 15, `found ${files.length} transcripts`);
   let digests = 0;

@@ -14,12 +14,11 @@ import { after, test } from 'node:test';
 import { openDatabase } from '../../src/db/client.ts';
 import { spawnServe, type ServeProcess } from '../support/cli.ts';
 import { onPostgres } from '../support/server.ts';
-import { dataFile } from './support.ts';
+import { debateExcerpts, fixtureFile } from './support.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The URL the server logs once it listens (LOG_LEVEL=info, JSON on stdout). */
 const SERVING = /"url":"(http:\/\/[^"]+)"[^\n]*"msg":"Mindprint is serving"/;
-const LEX = ['393-andrew-huberman', '400-elon-musk', '429-paul-rosolie', '435-andrew-huberman', '438-elon-musk-neuralink-team', '489-paul-rosolie'];
 
 let dataDir: string | null = null;
 const running: ServeProcess[] = [];
@@ -64,7 +63,7 @@ test('embedded database: serve killed with SIGKILL mid-snapshot restarts on the 
   // ── First life: data that must survive, then a long job ──────────────────────────────────
   let { server, base } = await start();
   const witness = (await call(base, 'POST', '/minds', { name: 'Barack H Obama', tags: 'politics' })).body.mind;
-  const debate = await uploadText(base, witness.id, (await dataFile('transcripts/us-presidential-debates/2012-10-03.said.txt')).toString('utf8'), 'debate.txt');
+  const debate = await uploadText(base, witness.id, (await fixtureFile('transcripts/us-presidential-debates/2012-10-03.said.txt')).toString('utf8'), 'debate.txt');
   assert.equal(debate.status, 200, JSON.stringify(debate.body));
   for (let st = 'pending'; st !== 'completed'; await sleep(100)) {
     st = (await status(base, witness.id, debate.body.mindAssessmentId)).status;
@@ -75,10 +74,10 @@ test('embedded database: serve killed with SIGKILL mid-snapshot restarts on the 
   const extraKey = (await call(base, 'POST', '/api-keys', { name: 'survives the crash' })).body;
   assert.ok(extraKey.key, JSON.stringify(extraKey));
 
-  // ~1.6 MB of real conversation: several seconds of parsing, analysis and writing.
-  const big = (await Promise.all(LEX.map((n) => readFile(new URL(`../../../shared/data/transcripts/lex-fridman-podcast/${n}.txt`, import.meta.url), 'utf8')))).join('\n');
-  const elon = (await call(base, 'POST', '/minds', { name: 'Elon Musk' })).body.mind;
-  const res = await uploadText(base, elon.id, big, 'six-interviews.txt');
+  // ~1.6 MB of real conversation (the 2012 debate excerpts, nine times over): several seconds of parsing, analysis and writing.
+  const big = Array(9).fill(await debateExcerpts()).join('\n');
+  const elon = (await call(base, 'POST', '/minds', { name: 'W Mitt Romney' })).body.mind;
+  const res = await uploadText(base, elon.id, big, 'debates.txt');
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const snapshotId = res.body.mindAssessmentId as string;
 

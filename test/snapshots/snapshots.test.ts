@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { count, dataFile, storedFiles, upload, waitForSnapshot } from './support.ts';
+import { count, fixtureFile, storedFiles, upload, waitForSnapshot } from './support.ts';
 
 const SNAPSHOT_FIELDS = ['id', 'mindId', 'artifactId', 'mindsetDate', 'status', 'startedAt', 'completedAt', 'createdAt', 'updatedAt', 'psychometricCount', 'keyTopicCount', 'findingCount'];
 
@@ -19,7 +19,7 @@ describe('snapshots: upload and processing', () => {
   after(() => s.close());
 
   test('a real debate transcript becomes a completed snapshot attributed to the mind by name', async () => {
-    const res = await upload(s, obama.id, { file: { bytes: await dataFile('transcripts/us-presidential-debates/2012-10-03.said.txt'), name: 'debate.txt' }, mindsetDate: '2012-10-03' });
+    const res = await upload(s, obama.id, { file: { bytes: await fixtureFile('transcripts/us-presidential-debates/2012-10-03.said.txt'), name: 'debate.txt' }, mindsetDate: '2012-10-03' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(typeof res.body.message, 'string');
     snapshotId = res.body.mindAssessmentId;
@@ -44,7 +44,7 @@ describe('snapshots: upload and processing', () => {
   });
 
   test('auto-captions name no speakers: the details say so, and why the mind holds every voice', async () => {
-    const res = await upload(s, obama.id, { file: { bytes: await dataFile('transcripts/us-presidential-debates/2012-10-03.vtt'), name: 'captions.vtt' }, mindsetDate: '2012-10-03' });
+    const res = await upload(s, obama.id, { file: { bytes: await fixtureFile('transcripts/us-presidential-debates/2012-10-03.vtt'), name: 'captions.vtt' }, mindsetDate: '2012-10-03' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const id = res.body.mindAssessmentId;
     const early = (await s.api('GET', `/minds/${obama.id}/snapshots/${id}`)).body;
@@ -99,7 +99,7 @@ describe('snapshots: upload and processing', () => {
   });
 
   test('an explicit speaker must be one of the labels (400 lists them); a valid one is used', async () => {
-    const bytes = await dataFile('transcripts/us-presidential-debates/2012-10-16.said.txt');
+    const bytes = await fixtureFile('transcripts/us-presidential-debates/2012-10-16.said.txt');
     const bad = await upload(s, obama.id, { file: { bytes, name: 'd.txt' }, speaker: 'Somebody Else' });
     assert.equal(bad.status, 400);
     assert.match(bad.body.message, /Barack H Obama/);
@@ -179,7 +179,7 @@ describe('snapshots: upload and processing', () => {
   });
 
   test('deleting a snapshot removes its turns, analysis and file; deleting the mind removes everything', async () => {
-    const res = await upload(s, obama.id, { file: { bytes: await dataFile('transcripts/us-presidential-debates/2012-10-22.said.txt'), name: 'd3.txt' } });
+    const res = await upload(s, obama.id, { file: { bytes: await fixtureFile('transcripts/us-presidential-debates/2012-10-22.said.txt'), name: 'd3.txt' } });
     await waitForSnapshot(s, obama.id, res.body.mindAssessmentId);
     const files = (await storedFiles(s)).length;
     const del = await s.api('DELETE', `/minds/${obama.id}/snapshots/${res.body.mindAssessmentId}`);

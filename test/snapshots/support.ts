@@ -2,9 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import type { TestServer } from '../support/server.ts';
+import { fixturePath } from '../support/shared-data.ts';
 
-export const DATA = new URL('../../../shared/data/', import.meta.url);
-export const dataFile = (rel: string) => readFile(new URL(rel, DATA));
+/** A file of test/fixtures (see SOURCES.md there). */
+export const fixtureFile = (rel: string) => readFile(fixturePath(rel));
+/** The first two thirds of the three 2012 debates (test/fixtures), as one text: real conversation to make long files of. */
+export const debateExcerpts = async (): Promise<string> =>
+  (await Promise.all(['2012-10-03', '2012-10-16', '2012-10-22'].map((d) => readFile(fixturePath(`transcripts/us-presidential-debates/${d}.said.txt`), 'utf8')))).join('\n');
 
 export function form(parts: Record<string, string | { bytes: Uint8Array | string; name: string; type?: string }>): FormData {
   const fd = new FormData();

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { signUploadToken, type S3ArtifactStore } from '../../src/storage/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startTestS3Server } from '../storage/s3-server.ts';
-import { dataFile, rows, storedFiles, upload, waitForSnapshot } from './support.ts';
+import { fixtureFile, rows, storedFiles, upload, waitForSnapshot } from './support.ts';
 
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 
@@ -190,7 +190,7 @@ describe('S3-compatible storage', () => {
   });
 
   test('uploads, processing, presigned URLs and deletion work against a real S3 server', async () => {
-    const docx = await dataFile('documents/docx/mom-generator-sample-transcript.docx');
+    const docx = await fixtureFile('documents/docx/meeting.docx');
     const direct = await upload(s, mind.id, { file: { bytes: docx, name: 'meeting.docx' } });
     assert.equal(direct.status, 200, JSON.stringify(direct.body));
     assert.equal((await waitForSnapshot(s, mind.id, direct.body.mindAssessmentId)).status, 'completed');

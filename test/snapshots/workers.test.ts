@@ -14,7 +14,8 @@ import { sql } from 'drizzle-orm';
 import { generateFixtures } from '../../bench/fixtures.ts';
 import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
-import { dataFile, upload, waitForSnapshot } from './support.ts';
+import { fixturePath } from '../support/shared-data.ts';
+import { debateExcerpts, fixtureFile, upload, waitForSnapshot } from './support.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mindprint.js', import.meta.url));
 const JOB_ENV = { MINDPRINT_IN_PROCESS_WORKER: 'false', MINDPRINT_JOB_EXPIRE_SECONDS: '4', MINDPRINT_JOB_MAINTENANCE_SECONDS: '1' };
@@ -66,7 +67,7 @@ describe('separate worker processes on PostgreSQL', { skip: !onPostgres() && 'ne
   before(async () => {
     s = await startTestServer(JOB_ENV);
     fixtureDir = await mkdtemp(path.join(os.tmpdir(), 'mp-fixtures-'));
-    fixtures = await generateFixtures(fixtureDir);
+    fixtures = await generateFixtures(fixtureDir, ['2012-10-03', '2012-10-16', '2012-10-22'].map((d) => fixturePath(`transcripts/us-presidential-debates/${d}.said.txt`)));
   });
   after(async () => {
     await s.close();
@@ -125,8 +126,8 @@ describe('separate worker processes on PostgreSQL', { skip: !onPostgres() && 'ne
     const mind = (await s.api('POST', '/minds', { name: 'Released' })).body.mind;
     const worker = await startWorker(s.config.databaseUrl!, s.config.dataDir, { MINDPRINT_JOB_SHUTDOWN_SECONDS: '1', MINDPRINT_JOB_EXPIRE_SECONDS: '120' });
     // Several seconds of analysis: far more than the one-second grace period.
-    const long = (await dataFile('transcripts/lex-fridman-podcast/438-elon-musk-neuralink-team.txt')).toString('utf8');
-    const res = await upload(s, mind.id, { file: { bytes: [long, long, long].join('\n'), name: 'long.txt' } });
+    const long = await debateExcerpts(); // ~190 KB of the 2012 debates, ten times over
+    const res = await upload(s, mind.id, { file: { bytes: Array(10).fill(long).join('\n'), name: 'long.txt' } });
     const id = res.body.mindAssessmentId;
     for (let i = 0; i < 2000 && (await s.api('GET', `/minds/${mind.id}/snapshots/${id}/status`)).body.status === 'pending'; i++) await new Promise((r) => setTimeout(r, 5));
     const started = Date.now();
@@ -178,10 +179,13 @@ describe('separate worker processes on PostgreSQL', { skip: !onPostgres() && 'ne
     // a second, so neither can drain the queue alone. A long expiry keeps a loaded machine from
     // turning a slow job into a retry.
     const workers = await Promise.all([0, 1].map(() => startWorker(s.config.databaseUrl!, s.config.dataDir, { LOG_LEVEL: 'info', MINDPRINT_JOB_EXPIRE_SECONDS: '120' })));
-    const debates = ['2012-10-03', '2012-10-16', '2012-10-22', '2016-09-26', '2016-10-09', '2016-10-19'];
+    // Six debate-sized files: each the first two thirds of two 2012 debates (test/fixtures).
+    const halves = ['2012-10-03', '2012-10-16', '2012-10-22'];
+    const debates = [0, 1, 2, 3, 4, 5].map((i) => [halves[i % 3]!, halves[(i + 1 + Math.floor(i / 3)) % 3]!]);
     const ids: string[] = [];
-    for (const d of debates) {
-      const res = await upload(s, mind.id, { file: { bytes: await dataFile(`transcripts/us-presidential-debates/${d}.said.txt`), name: `${d}.txt` } });
+    for (const [a, b] of debates) {
+      const bytes = Buffer.concat([await fixtureFile(`transcripts/us-presidential-debates/${a}.said.txt`), Buffer.from('\n'), await fixtureFile(`transcripts/us-presidential-debates/${b}.said.txt`)]);
+      const res = await upload(s, mind.id, { file: { bytes, name: `${a}-${b}.txt` } });
       ids.push(res.body.mindAssessmentId);
     }
     try {

@@ -10,15 +10,16 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ensureDashboard } from '../../src/web/build.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { fixturePath } from '../support/shared-data.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = '/tmp/web-shots';
 const BASE_PATH = '/api/public/v1';
-const DEBATES = fileURLToPath(new URL('../../../shared/data/transcripts/us-presidential-debates/', import.meta.url));
+/** The debate excerpts of test/fixtures. */
+const DEBATES = fixturePath('transcripts/us-presidential-debates/');
 /** Auto-captions: no speaker labels, so the whole debate is one speaker's single turn. */
 const TRANSCRIPT = path.join(DEBATES, '2012-10-03.vtt');
 /** The same debates with speaker labels ("Barack H Obama: …"). */
