@@ -39,6 +39,9 @@ export type Snapshot = ResponseOf<'/minds/{mindId}/snapshots', 'get'>['snapshots
 export type SnapshotStatus = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/status', 'get'>;
 export type SnapshotDetails = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}', 'get'>;
 export type CreatedSnapshot = ResponseOf<'/minds/{mindId}/snapshots', 'post'>;
+export type SnapshotSpeakers = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/speakers', 'get'>;
+export type SnapshotSpeaker = SnapshotSpeakers['speakers'][number];
+export type SetSpeakerResult = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/speaker', 'put'>;
 export type Psychometric = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/psychometrics', 'get'>['psychometrics'][number];
 export type KeyTopic = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/topic-analysis', 'get'>['keyTopics'][number];
 export type Finding = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/findings', 'get'>['findings'][number];
@@ -238,6 +241,17 @@ export class MindprintClient {
   }
   deleteSnapshot(mindId: string, snapshotId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}', 'delete'>> {
     return this.request('DELETE', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}`);
+  }
+  /** The speaker labels of a snapshot's file with their words and sample lines, and which one is the mind. */
+  listSnapshotSpeakers(mindId: string, snapshotId: string): Promise<SnapshotSpeakers> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/speakers`);
+  }
+  /**
+   * Makes another speaker label of the file the mind (matched ignoring case, by prefix or name) and
+   * processes the snapshot again; follow it with waitForSnapshot when `reprocessing` is true.
+   */
+  setSnapshotSpeaker(mindId: string, snapshotId: string, speaker: string): Promise<SetSpeakerResult> {
+    return this.request('PUT', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/speaker`, { body: { speaker } });
   }
   linkSnapshot(mindId: string, snapshotId: string, linked = true): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/link', 'post'>> {
     return this.request('POST', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/${linked ? 'link' : 'unlink'}`);
