@@ -6890,6 +6890,14 @@ export interface paths {
                              * @example 4.2
                              */
                             averageLatency: number;
+                            /** @description Requests per UTC day, oldest first; days without requests are left out */
+                            days: {
+                                /** @example 2026-11-01 */
+                                day: string;
+                                errorCount: number;
+                                successCount: number;
+                                totalCount: number;
+                            }[];
                             errorCount: number;
                             /** @example 2026-11-01 */
                             from: string;
