@@ -317,7 +317,8 @@ export class MindprintClient {
       if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
         throw new MindprintApiError(res.status, 'UNEXPECTED_RESPONSE', `Expected text/event-stream, got ${res.headers.get('content-type') ?? 'no content type'}`, await res.text().catch(() => null));
       }
-      for await (const msg of parseEventStream(res.body, controller.signal)) {
+      const messages = parseEventStream(res.body, controller.signal);
+      for await (const msg of messages) {
         if (msg.event !== 'start' && msg.event !== 'delta' && msg.event !== 'done' && msg.event !== 'error') continue;
         let data: unknown;
         try {
@@ -325,8 +326,15 @@ export class MindprintClient {
         } catch {
           throw new MindprintApiError(res.status, 'UNEXPECTED_RESPONSE', `Event "${msg.event}" carried data that is not JSON`, msg.data);
         }
+        if (msg.event === 'done' || msg.event === 'error') {
+          // The service ends the stream right after its last event: read it to the end before
+          // handing that event over, so the abort below finds a finished response instead of
+          // cutting one the consumer has stopped reading (a browser logs that as net::ERR_ABORTED).
+          await readToEnd(messages, STREAM_END_WAIT_MS);
+          yield { event: msg.event, data } as SimulateStreamEvent;
+          return;
+        }
         yield { event: msg.event, data } as SimulateStreamEvent;
-        if (msg.event === 'done' || msg.event === 'error') return;
       }
       throw new MindprintApiError(res.status, 'STREAM_ENDED', 'The event stream ended without a done or error event', null);
     } finally {
@@ -361,6 +369,27 @@ export class MindprintClient {
   }
   getUsage(query: QueryOf<'/usage', 'get'> = {}): Promise<Usage> {
     return this.request('GET', '/usage', { query });
+  }
+}
+
+/** How long a stream may stay open after its last event before it is cut anyway. */
+const STREAM_END_WAIT_MS = 2_000;
+
+/** Reads what is left of an event stream (nothing, normally) until it ends, for at most `ms`. */
+async function readToEnd(messages: AsyncIterator<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<{ done: true }>((resolve) => (timer = setTimeout(() => resolve({ done: true }), ms)));
+  try {
+    for (;;) {
+      const next = messages.next();
+      // Left pending when the wait runs out; the abort that follows settles it.
+      next.catch(() => {});
+      if ((await Promise.race([next, timeout])).done) return;
+    }
+  } catch {
+    // The stream failed after its last event: nothing of it is lost.
+  } finally {
+    clearTimeout(timer);
   }
 }
 

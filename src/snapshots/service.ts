@@ -420,11 +420,11 @@ export function attributionNote(s: Pick<SnapshotRow, 'status' | 'speakersLabelle
   const label = s.mindSpeaker ? `“${s.mindSpeaker}”` : 'The mind’s speaker';
   switch (s.attribution) {
     case 'requested':
-      return `${label} was chosen at upload (the speaker field); the other speakers’ turns are kept only as the questions the mind answered.`;
+      return `${label} was chosen as the mind’s speaker (at upload, or afterwards); the other speakers’ turns are kept only as the questions the mind answered.`;
     case 'name':
       return `${label} matches the mind’s name; the other speakers’ turns are kept only as the questions the mind answered.`;
     case 'inferred':
-      return `No speaker label matches the mind’s name, so ${label}, the speaker with the most words, was taken to be the mind; upload again with the speaker field to choose another.`;
+      return `No speaker label matches the mind’s name, so ${label}, the speaker with the most words, was taken to be the mind; choose another among the file’s speakers if that is wrong.`;
     default:
       return null;
   }
