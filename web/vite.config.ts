@@ -4,11 +4,15 @@
  * reload and forwards API calls to a Mindprint on :3000.
  */
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
   base: '/app/',
   plugins: [react()],
+  // The SDK (@mindprint/client, a workspace package) is bundled from its TypeScript sources, so the
+  // dashboard never needs the package built first.
+  resolve: { alias: { '@mindprint/client': fileURLToPath(new URL('../packages/client/src/index.ts', import.meta.url)) } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

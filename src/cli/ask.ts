@@ -3,7 +3,7 @@
  * SSE stream of POST /simulate), nothing else, so it can be piped; the evidence quotes and the
  * ids to continue the conversation go to stderr.
  */
-import { type Evidence, type MindprintClient, type SimulateInput } from '../client/index.ts';
+import { type Evidence, type MindprintClient, type SimulateInput } from '@mindprint/client';
 import { CliError, UUID_RE, clientFromEnv, describeError, useColor } from './env.ts';
 import { resolveMind } from './minds.ts';
 

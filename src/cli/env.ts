@@ -3,7 +3,7 @@
  * the same variables as `mindprint mcp` (parsed by ../mcp/env.ts), and report failures as one
  * clear line: the service's status, code and message, or why it could not be reached.
  */
-import { MindprintApiError, MindprintClient, type MindprintClientOptions } from '../client/index.ts';
+import { MindprintApiError, MindprintClient, type MindprintClientOptions } from '@mindprint/client';
 import { McpConfigError, mcpSettingsFromEnv } from '../mcp/env.ts';
 
 export const CLIENT_ENV_HELP = `Environment:

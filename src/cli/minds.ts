@@ -2,7 +2,7 @@
  * `--mind <mindId|name>`: an id is looked up directly; a name must match exactly one mind's name
  * exactly (found through GET /minds/search), so a script never acts on the wrong person.
  */
-import { MindprintApiError, type Mind, type MindprintClient } from '../client/index.ts';
+import { MindprintApiError, type Mind, type MindprintClient } from '@mindprint/client';
 import { CliError, UUID_RE } from './env.ts';
 
 export interface ResolvedMind {

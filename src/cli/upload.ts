@@ -6,7 +6,7 @@
  */
 import { openAsBlob } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { SnapshotWaitError, type MindprintClient } from '../client/index.ts';
+import { SnapshotWaitError, type MindprintClient } from '@mindprint/client';
 import { CliError, clientFromEnv, describeError, useColor } from './env.ts';
 import { resolveMind } from './minds.ts';
 import { FileProgress, formatBytes } from './progress.ts';

@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { workerEntry } from '../runtime/modules.ts';
 import type { FileKind, Transcript } from './types.ts';
 import type { ParseOptions } from './parse.ts';
 import { ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from './errors.ts';
@@ -112,8 +113,8 @@ class ParserPool {
   }
 
   private spawn(): Slot {
-    // execArgv is inherited as is: the bootstrap sorts out the TypeScript loader (see its comment).
-    const worker = new Worker(new URL('./worker-bootstrap.js', import.meta.url), {
+    // The compiled worker.js, or worker.ts with tsx's loader in development (../runtime/modules.ts).
+    const worker = new Worker(workerEntry('./worker.ts', import.meta.url), {
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     const slot: Slot = { worker, task: null, timer: null };

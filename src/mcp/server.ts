@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MindprintApiError, MindprintClient, type Mind, type SimulateResult, type Snapshot } from '../client/index.ts';
+import { MindprintApiError, MindprintClient, type Mind, type SimulateResult, type Snapshot } from '@mindprint/client';
 import { VERSION } from '../version.ts';
 import { UUID_RE } from '../uuid.ts';
 import { mcpSettingsFromEnv } from './env.ts';

@@ -4,6 +4,18 @@
  * memory and builds the persona, the engine turns them into an answer.
  */
 
+export interface RetrievalScores {
+  /** Reciprocal-rank-fusion score over the retrievers below (higher is better). */
+  fused: number;
+  /** 1-based rank in each retriever's list, null when that retriever did not return the turn. */
+  lexicalRank: number | null;   // full-text search over the turn text (and its question)
+  semanticRank: number | null;  // vector similarity of the message to the turn text
+  questionRank: number | null;  // vector similarity of the message to the question the turn answered
+  /** Cosine similarities (unit vectors of the mind's embedder), null when not computed. */
+  semantic: number | null;
+  question: number | null;
+}
+
 /** One of the mind's own turns, as retrieved from the memory bank. */
 export interface MemoryTurn {
   turnId: string;
@@ -24,6 +36,11 @@ export interface MemoryTurn {
   unlabelled?: boolean;
   /** Words of the whole reply when this turn is one part of a long turn that ingest cut in parts. */
   replyWords?: number;
+  /** How retrieval found this turn (absent for turns added for other reasons: cited, openings). */
+  retrieval?: RetrievalScores;
+  /** Unit sentence embedding of `text` and of `context` (the question it answered), same space as `EngineInput.messageEmbedding`. */
+  embedding?: Float32Array | null;
+  contextEmbedding?: Float32Array | null;
 }
 
 /** A compact description of the person, from the analysis of their snapshots. */
@@ -73,6 +90,10 @@ export interface EngineInput {
    */
   otherSpeakers?: string[];
   signal?: AbortSignal;
+  /** Unit embedding of `message` (and of the conversation-widened query, if any), same space as the turns'. */
+  messageEmbedding?: Float32Array | null;
+  /** The embedder itself (pure library, src/embeddings), for sentence-level similarity inside the engine. */
+  embedder?: import('../embeddings/types.ts').Embedder;
 }
 
 export interface EngineResult {

@@ -15,8 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const WEB_DIR = path.join(ROOT, 'web');
 export const DIST_INDEX = path.join(WEB_DIR, 'dist', 'index.html');
-/** What the bundle is made of: the dashboard, the SDK it imports, and the installed versions. */
-const SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'src/client', 'package-lock.json'].map((p) => path.join(ROOT, p));
+/** What the bundle is made of: the dashboard, the SDK it imports (from its sources), and the installed versions. */
+const SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'packages/client/src', 'package-lock.json'].map((p) => path.join(ROOT, p));
 
 async function newestMtime(p: string): Promise<number> {
   const s = await stat(p).catch(() => null);

@@ -1,5 +1,5 @@
 /**
- * src/client/openapi-types.ts is generated from the service's OpenAPI document and committed:
+ * packages/client/src/openapi-types.ts is generated from the service's OpenAPI document and committed:
  * regenerating it (the script itself, into a temp file) must give the same bytes, so a route
  * schema change without regenerating fails here.
  */
@@ -20,9 +20,9 @@ test('the committed client types match the OpenAPI document the service serves n
     const out = path.join(dir, 'openapi-types.ts');
     await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate-client-types.ts', '--out', out], { cwd: root, timeout: 60_000 });
     const fresh = await readFile(out, 'utf8');
-    const committed = await readFile(path.join(root, 'src/client/openapi-types.ts'), 'utf8');
+    const committed = await readFile(path.join(root, 'packages/client/src/openapi-types.ts'), 'utf8');
     assert.match(fresh, /"\/minds\/\{mindId\}\/snapshots\/\{snapshotId\}\/status"/);
-    assert.ok(fresh === committed, 'src/client/openapi-types.ts is out of date: run `node --import tsx scripts/generate-client-types.ts`');
+    assert.ok(fresh === committed, 'packages/client/src/openapi-types.ts is out of date: run `node --import tsx scripts/generate-client-types.ts`');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { MindprintApiError, MindprintClient, SnapshotWaitError, type SimulateStreamEvent, type SnapshotStatus } from '../../src/client/index.ts';
+import { MindprintApiError, MindprintClient, SnapshotWaitError, type SimulateStreamEvent, type SnapshotStatus } from '@mindprint/client';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const DEBATE = new URL('../../../shared/data/transcripts/us-presidential-debates/2012-10-03.said.txt', import.meta.url);

@@ -10,6 +10,11 @@
  *  - Structured output: `response_format` {type: "json_schema" | "json_object"} → JSON in the
  *    message content; `tools` + `tool_choice` naming a function (or "required") → a tool call
  *    whose `arguments` is the JSON string.
+ *  - POST /v1/embeddings {model, input: string | string[], encoding_format?, dimensions?} →
+ *    {object: "list", data: [{object: "embedding", index, embedding}], model, usage}: each vector
+ *    is a deterministic hashed bag of the text's words (`embeddingDimensions`, default 64), so
+ *    texts sharing words are close, as with a real model; `encoding_format: "base64"` gives
+ *    little-endian float32 bytes in base64, as OpenAI does. Unknown embedding model → 404.
  *  - Errors as OpenAI shapes them: {error: {message, type, param, code}} with the HTTP status.
  *  - Bearer key check (401 with OpenAI's invalid_api_key error otherwise); unknown model → 404.
  *
@@ -58,6 +63,11 @@ export interface FakeServerOptions {
   reply?: ReplyFn;
   /** Default delay between streamed chunks. */
   chunkDelayMs?: number;
+  /** Models POST /v1/embeddings accepts (default: ['fake-embedding']). */
+  embeddingModels?: string[];
+  embeddingDimensions?: number;
+  /** Answer embedding requests with an error instead (return undefined to answer normally). */
+  embeddingError?: (request: RecordedRequest) => FakeError | undefined;
 }
 
 export interface FakeOpenAiServer {
@@ -68,6 +78,8 @@ export interface FakeOpenAiServer {
   requests: RecordedRequest[];
   /** Only the POST /v1/chat/completions requests, in order. */
   chatRequests(): RecordedRequest[];
+  /** Only the POST /v1/embeddings requests, in order. */
+  embeddingRequests(): RecordedRequest[];
   setReply(fn: ReplyFn): void;
   close(): Promise<void>;
 }
@@ -103,6 +115,9 @@ export async function startFakeOpenAiServer(opts: FakeServerOptions = {}): Promi
         data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake' })),
       });
     }
+    if (record.method === 'POST' && record.path === '/v1/embeddings') {
+      return sendEmbeddings(res, record, opts);
+    }
     if (record.method !== 'POST' || record.path !== '/v1/chat/completions') {
       return sendJson(res, 404, openAiError(`Unknown request URL: ${record.method} ${record.path}`, 'invalid_request_error', 'unknown_url'));
     }
@@ -133,6 +148,7 @@ export async function startFakeOpenAiServer(opts: FakeServerOptions = {}): Promi
     models,
     requests,
     chatRequests: () => requests.filter((r) => r.path === '/v1/chat/completions'),
+    embeddingRequests: () => requests.filter((r) => r.path === '/v1/embeddings'),
     setReply(fn) {
       reply = fn;
     },
@@ -296,6 +312,41 @@ async function streamCompletion(res: ServerResponse, body: any, id: string, comp
 /** Word-sized pieces that concatenate back to the text (whitespace kept at the start of each piece, as tokenisers do). */
 function splitPieces(text: string): string[] {
   return text.match(/\s*\S+|\s+$/g) ?? (text === '' ? [] : [text]);
+}
+
+function sendEmbeddings(res: ServerResponse, record: RecordedRequest, opts: FakeServerOptions): void {
+  const body = record.body;
+  const models = opts.embeddingModels ?? ['fake-embedding'];
+  const inputs: unknown = body?.input;
+  const texts = typeof inputs === 'string' ? [inputs] : inputs;
+  if (body === null || typeof body.model !== 'string' || !Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) {
+    return sendJson(res, 400, openAiError("Invalid request body: expected JSON with model and input (a string or an array of strings)", 'invalid_request_error', null));
+  }
+  if (!models.includes(body.model)) {
+    return sendJson(res, 404, openAiError(`The model \`${body.model}\` does not exist`, 'invalid_request_error', 'model_not_found'));
+  }
+  const error = opts.embeddingError?.(record);
+  if (error) return sendError(res, error);
+  const dimensions = typeof body.dimensions === 'number' ? body.dimensions : (opts.embeddingDimensions ?? 64);
+  const data = (texts as string[]).map((text, index) => {
+    const vector = hashedBagOfWords(text, dimensions);
+    const embedding = body.encoding_format === 'base64' ? Buffer.from(Float32Array.from(vector).buffer).toString('base64') : vector;
+    return { object: 'embedding', index, embedding };
+  });
+  const tokens = (texts as string[]).reduce((n, t) => n + Math.ceil(t.length / 4), 0);
+  sendJson(res, 200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+}
+
+/** A unit vector: each lower-cased word adds ±1 at a position its hash picks. */
+function hashedBagOfWords(text: string, dimensions: number): number[] {
+  const v = new Array<number>(dimensions).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 16777619) >>> 0;
+    v[h % dimensions]! += h & 0x80000000 ? -1 : 1;
+  }
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => Math.round((x / norm) * 1e6) / 1e6);
 }
 
 function sendError(res: ServerResponse, error: FakeError): void {

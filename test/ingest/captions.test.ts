@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/ingest/index.ts';
 import { cueTextSegments } from '../../src/ingest/cues.ts';
-import { dataPath, srtOf, tempDir } from './helpers.ts';
+import { fixturePath, srtOf, tempDir } from './helpers.ts';
 
 const tmp = tempDir('captions');
 after(async () => {
@@ -24,7 +24,7 @@ const file = (name: string, content: string) => tmp.file(name, content);
 const turns = (t: Transcript) => t.turns.map(({ speaker, text }) => ({ speaker, text }));
 
 test('WebVTT with a broken header is read as captions: the cue text is speech, the header and timings are not', async () => {
-  const edge = (name: string) => dataPath(`vtt-edge/mozilla-vtt.js/tests/file-layout/${name}`);
+  const edge = (name: string) => fixturePath(`vtt-edge/generated/file-layout/${name}`);
   const newline = await read(edge('newline-before-webvtt.vtt'));
   assert.equal(newline.kind, 'vtt');
   assert.deepEqual(turns(newline.transcript), [{ speaker: 'Speaker', text: 'text' }]);

@@ -2,12 +2,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { crc32 } from 'node:zlib';
 import JSZip from 'jszip';
+import { fixturePath, SHARED_DATA, sharedDataPath } from '../support/shared-data.ts';
 
-export const DATA = fileURLToPath(new URL('../../../shared/data/', import.meta.url));
-export const dataPath = (rel: string): string => join(DATA, rel);
+/** The larger real data (../shared/data): tests reading it skip without it (skipUnlessSharedData). */
+export const DATA = SHARED_DATA;
+export const dataPath = sharedDataPath;
+export { fixturePath };
 
 /** A temp directory removed when the test file's process ends. */
 export function tempDir(prefix: string): { dir: string; file: (name: string, content: string | Buffer) => string; cleanup: () => void } {

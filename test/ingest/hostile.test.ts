@@ -11,7 +11,7 @@ import {
   sniffFile,
   UnreadableTranscriptError,
 } from '../../src/ingest/index.ts';
-import { dataPath, documentXml, makeCfb, makeDocx, storedEntry, tempDir, writeRawZip } from './helpers.ts';
+import { documentXml, fixturePath, makeCfb, makeDocx, storedEntry, tempDir, writeRawZip } from './helpers.ts';
 
 const tmp = tempDir('hostile');
 after(async () => {
@@ -76,11 +76,11 @@ test('an encrypted DOCX and a legacy .doc are refused with a reason a person und
 });
 
 test('a truncated PDF is unreadable; so is a PDF over the page limit', async () => {
-  const full = readFileSync(dataPath('documents/pdf/scotus-17-1618_2a34.pdf'));
+  const full = readFileSync(fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'));
   const truncated = tmp.file('truncated.pdf', full.subarray(0, Math.floor(full.length / 2)));
   assert.equal(await sniffFile(truncated), 'pdf');
   await rejectsUnreadable(parseTranscriptFile(truncated, 'pdf'), /^The PDF is damaged or truncated$/);
-  await rejectsUnreadable(parseTranscriptFile(dataPath('documents/pdf/scotus-17-1618_2a34.pdf'), 'pdf', { maxPdfPages: 20 }), /^The PDF has more than 20 pages$/);
+  await rejectsUnreadable(parseTranscriptFile(fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'), 'pdf', { maxPdfPages: 20 }), /^The PDF has more than 20 pages$/);
 });
 
 test('documents with no text are unreadable', async () => {
@@ -91,7 +91,7 @@ test('documents with no text are unreadable', async () => {
 });
 
 test('every WebVTT edge-case file either parses or is refused as unreadable; none crashes', async () => {
-  const root = dataPath('vtt-edge');
+  const root = fixturePath('vtt-edge');
   const files: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir)) {
@@ -125,24 +125,24 @@ test('every WebVTT edge-case file either parses or is refused as unreadable; non
 });
 
 test('WebVTT edge files: voices, regions, NULs and the spec example read as expected', async () => {
-  const parse = async (rel: string) => parseTranscriptFile(dataPath(`vtt-edge/${rel}`), 'vtt');
-  const spec = await parse('mozilla-vtt.js/tests/integration/spec-example.vtt');
-  assert.deepEqual([...new Set(spec.turns.map((t) => t.speaker))], ['Roger Bingham', 'Neil deGrasse Tyson']);
+  const parse = async (rel: string) => parseTranscriptFile(fixturePath(`vtt-edge/${rel}`), 'vtt');
+  const spec = await parse('generated/integration/debate-example.vtt');
+  assert.deepEqual([...new Set(spec.turns.map((t) => t.speaker))], ['Jim Lehrer', 'Barack H Obama']);
   assert.equal(spec.turns[0]!.startMs, 11_000);
-  assert.match(spec.turns[0]!.text, /^We are in New York City We're actually at the Lucern Hotel/);
-  const nulls = await parse('w3c-webvtt.js/test/wpt-file-parsing/nulls.vtt');
+  assert.match(spec.turns[0]!.text, /^Gentlemen, welcome to you both\. Let's start the economy, segment one, and let's begin with jobs\./);
+  const nulls = await parse('w3c/nulls.vtt');
   assert.ok(!nulls.turns[0]!.text.includes('\u0000'));
-  const styles = await parse('w3c-webvtt.js/test/wpt-file-parsing/stylesheets.vtt');
+  const styles = await parse('w3c/stylesheets.vtt');
   assert.equal(styles.turns[0]!.text, 'text text', 'STYLE blocks are not text');
-  const subclass = await parse('mozilla-vtt.js/tests/cuetext/voice/with-two-subclasses.vtt');
-  assert.deepEqual(subclass.turns, [{ speaker: 'Joe', text: "That's awesome!", startMs: 0, endMs: 2000 }]);
-  await assert.rejects(parse('mozilla-vtt.js/tests/regions/bad-region.vtt'), UnreadableTranscriptError);
+  const subclass = await parse('generated/cuetext/voice/with-two-subclasses.vtt');
+  assert.deepEqual(subclass.turns, [{ speaker: 'Jim Lehrer', text: 'Let us begin.', startMs: 0, endMs: 2000 }]);
+  await assert.rejects(parse('generated/regions/bad-region.vtt'), UnreadableTranscriptError);
 });
 
 test('a parse that runs past its timeout is stopped, its worker replaced, and the pool keeps working', async () => {
   const small = tmp.file('small.txt', 'Ann: Hello.\nBen: Hi.\nAnn: Shall we?\n');
   await parseTranscriptFile(small, 'txt'); // workers are up and warm
-  const bigPdf = dataPath('documents/pdf/scotus-18-587_1bn2.pdf'); // 103 pages: far more than 20 ms of work
+  const bigPdf = fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'); // 80 pages: far more than 20 ms of work
   await assert.rejects(parseTranscriptFile(bigPdf, 'pdf', { timeoutMs: 20 }), (err: unknown) => {
     assert.ok(err instanceof ParseTimeoutError);
     assert.ok(!(err instanceof UnreadableTranscriptError), 'a timeout is transient');
@@ -153,7 +153,7 @@ test('a parse that runs past its timeout is stopped, its worker replaced, and th
   const [a, b, c] = await Promise.all([
     parseTranscriptFile(small, 'txt'),
     parseTranscriptFile(bigPdf, 'pdf'),
-    parseTranscriptFile(dataPath('documents/docx/mom-generator-sample-transcript.docx'), 'docx'),
+    parseTranscriptFile(fixturePath('documents/docx/meeting.docx'), 'docx'),
   ]);
   assert.deepEqual(a.turns.map((t) => t.speaker), ['Ann', 'Ben', 'Ann']);
   assert.ok(b.turns.length > 100);

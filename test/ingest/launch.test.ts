@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
-import { dataPath, tempDir } from './helpers.ts';
+import { fixturePath, tempDir } from './helpers.ts';
 
 const run = promisify(execFile);
 const tmp = tempDir('launch');
@@ -12,7 +12,7 @@ after(() => tmp.cleanup());
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const INGEST = new URL('../../src/ingest/index.ts', import.meta.url).href;
-const FILE = dataPath('documents/docx/mom-generator-sample-transcript.docx');
+const FILE = fixturePath('documents/docx/meeting.docx');
 
 // A small program that parses one file through the worker pool and prints the speakers.
 const program = `

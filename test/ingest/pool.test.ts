@@ -2,7 +2,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeParserPool, digestTranscriptFile, parseTranscriptFile, ParseTimeoutError, speakerLabels } from '../../src/ingest/index.ts';
-import { dataPath, tempDir } from './helpers.ts';
+import { fixturePath, tempDir } from './helpers.ts';
 
 const tmp = tempDir('pool');
 after(async () => {
@@ -10,7 +10,7 @@ after(async () => {
   tmp.cleanup();
 });
 
-const BIG_PDF = dataPath('documents/pdf/scotus-18-587_1bn2.pdf'); // 103 pages: about a second of parsing and analysis
+const BIG_PDF = fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'); // 80 pages: most of a second of parsing and analysis
 const small = () => tmp.file(`small-${Math.random()}.vtt`, 'WEBVTT\n\n00:01.000 --> 00:02.000\n<v Ann>Hello.\n\n00:02.000 --> 00:03.000\n<v Ben>Hi Ann.\n');
 
 test('a label scan answers while the job pool is busy with big files', async () => {

@@ -15,6 +15,7 @@ import {
   punctuationCounts,
   type SegmentWord,
 } from '../../src/ingest/pseudo-sentences.ts';
+import { skipUnlessSharedData } from '../support/shared-data.ts';
 import { dataPath } from './helpers.ts';
 
 after(() => closeParserPool());
@@ -127,7 +128,7 @@ function align(a: string[], b: string[]): Int32Array {
   return map;
 }
 
-test('on the six auto-captioned debates, pseudo-sentences end where real sentences end far more often than chance, at about their length', async () => {
+test('on the six auto-captioned debates, pseudo-sentences end where real sentences end far more often than chance, at about their length', skipUnlessSharedData, async () => {
   const ids = ['2012-10-03', '2012-10-16', '2012-10-22', '2016-09-26', '2016-10-09', '2016-10-19'];
   let cuts = 0;
   let sentenceCuts = 0;

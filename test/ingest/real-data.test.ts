@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { attributeSpeaker, closeParserPool, countWords, parseTranscriptFile, sniffFile, type Transcript } from '../../src/ingest/index.ts';
 import { LABELLED_MAX_TURN_WORDS } from '../../src/ingest/split.ts';
+import { hasSharedData, skipUnlessSharedData } from '../support/shared-data.ts';
 import { dataPath } from './helpers.ts';
 
 after(() => closeParserPool());
@@ -48,7 +49,7 @@ const lex: [string, string, string[]][] = [
 ];
 
 for (const [file, mind, expected] of lex) {
-  test(`Lex Fridman ${file}: the host and guests, stamped times, the guest found by name`, async () => {
+  test(`Lex Fridman ${file}: the host and guests, stamped times, the guest found by name`, skipUnlessSharedData, async () => {
     const rel = `transcripts/lex-fridman-podcast/${file}`;
     const t = await parse(rel);
     const found = labels(t);
@@ -66,7 +67,7 @@ for (const [file, mind, expected] of lex) {
   });
 }
 
-test("Lenny's Podcast: host and guest, front matter dropped, the guest found by name, the host by first name", async () => {
+test("Lenny's Podcast: host and guest, front matter dropped, the guest found by name, the host by first name", skipUnlessSharedData, async () => {
   const cases: [string, string, string][] = [
     ['bob-moesta.transcript.md.txt', 'Bob Moesta', 'Lenny'],
     ['jen-abel.transcript.md.txt', 'Jen Abel', 'Lenny Rachitsky'],
@@ -86,9 +87,9 @@ test("Lenny's Podcast: host and guest, front matter dropped, the guest found by 
   }
 });
 
-const debates = readdirSync(dataPath('transcripts/us-presidential-debates')).filter((f) => f.endsWith('.json')).map((f) => f.replace('.json', ''));
+const debates = !hasSharedData ? [] : readdirSync(dataPath('transcripts/us-presidential-debates')).filter((f) => f.endsWith('.json')).map((f) => f.replace('.json', ''));
 
-test('presidential debates (.said.txt): every speaker of the metadata, candidates found by everyday names', async () => {
+test('presidential debates (.said.txt): every speaker of the metadata, candidates found by everyday names', skipUnlessSharedData, async () => {
   assert.equal(debates.length, 6);
   for (const id of debates) {
     const meta = JSON.parse(readFileSync(dataPath(`transcripts/us-presidential-debates/${id}.json`), 'utf8')) as { speakers: { fullName: string; role: string }[] };
@@ -106,7 +107,7 @@ test('presidential debates (.said.txt): every speaker of the metadata, candidate
   }
 });
 
-test('presidential debates (.vtt auto-captions): word-timed cues read once, in order, as one unlabelled voice in quotable turns', async () => {
+test('presidential debates (.vtt auto-captions): word-timed cues read once, in order, as one unlabelled voice in quotable turns', skipUnlessSharedData, async () => {
   for (const id of debates) {
     const rel = `transcripts/us-presidential-debates/${id}.vtt`;
     const t = await parse(rel);
@@ -144,7 +145,7 @@ test('presidential debates (.vtt auto-captions): word-timed cues read once, in o
   }
 });
 
-test('DOCX: a three-person meeting and a one-speaker lecture', async () => {
+test('DOCX: a three-person meeting and a one-speaker lecture', skipUnlessSharedData, async () => {
   const meeting = await parse('documents/docx/mom-generator-sample-transcript.docx');
   assert.deepEqual(meeting.turns.map((x) => x.speaker), ['Speaker 1', 'Speaker 2', 'Speaker 1', 'Speaker 3', 'Speaker 2']);
   assert.equal(meeting.turns[3]!.text, "Yes, I'll take care of it.");
@@ -175,7 +176,7 @@ const scotus: [string, string[], [string, string][]][] = [
 ];
 
 for (const [file, expected, minds] of scotus) {
-  test(`Supreme Court PDF ${file}: justices and counsel, prose without line numbers or page furniture`, async () => {
+  test(`Supreme Court PDF ${file}: justices and counsel, prose without line numbers or page furniture`, skipUnlessSharedData, async () => {
     const rel = `documents/pdf/${file}`;
     const t = await parse(rel);
     const found = labels(t);

@@ -3,17 +3,17 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { sniffFile } from '../../src/ingest/index.ts';
-import { dataPath, makeCfb, makeDocx, storedEntry, tempDir, writeRawZip } from './helpers.ts';
+import { fixturePath, makeCfb, makeDocx, storedEntry, tempDir, writeRawZip } from './helpers.ts';
 
 const tmp = tempDir('sniff');
 after(() => tmp.cleanup());
 
 test('real files are recognised by their bytes', async () => {
-  assert.equal(await sniffFile(dataPath('documents/pdf/scotus-17-1618_2a34.pdf')), 'pdf');
-  assert.equal(await sniffFile(dataPath('documents/docx/mom-generator-sample-transcript.docx')), 'docx');
-  assert.equal(await sniffFile(dataPath('transcripts/us-presidential-debates/2012-10-03.vtt')), 'vtt');
-  assert.equal(await sniffFile(dataPath('transcripts/lex-fridman-podcast/400-elon-musk.txt')), 'txt');
-  assert.equal(await sniffFile(dataPath('transcripts/lennys-podcast/bob-moesta.transcript.md.txt')), 'txt');
+  assert.equal(await sniffFile(fixturePath('documents/pdf/scotus-17-1618_2a34.pdf')), 'pdf');
+  assert.equal(await sniffFile(fixturePath('documents/docx/meeting.docx')), 'docx');
+  assert.equal(await sniffFile(fixturePath('transcripts/us-presidential-debates/2012-10-03.vtt')), 'vtt');
+  assert.equal(await sniffFile(fixturePath('transcripts/us-presidential-debates/2012-10-16.said.txt')), 'txt');
+  assert.equal(await sniffFile(fixturePath('transcripts/us-presidential-debates/2012-10-22.said.txt')), 'txt');
 });
 
 test('a file name never decides the kind', async () => {
@@ -58,8 +58,8 @@ test('WebVTT with a byte-order mark, SRT, and plain UTF-8 text', async () => {
   assert.equal(await sniffFile(tmp.file('d.bin', 'Zoë: Ça va? Très bien — merci.\n')), 'txt');
   assert.equal(await sniffFile(tmp.file('e.bin', 'text with a \u0001\u0002\u0003\u0004 control run')), null, 'control characters mean binary');
   // "WEBvtt" is not the signature, but the cues are clear: captions, read leniently (captions.test.ts).
-  assert.equal(await sniffFile(dataPath('vtt-edge/mozilla-vtt.js/tests/file-layout/bad-double-webvtt.vtt')), 'vtt');
-  assert.equal(await sniffFile(dataPath('vtt-edge/w3c-webvtt.js/test/wpt-file-parsing/nulls.vtt')), 'vtt');
+  assert.equal(await sniffFile(fixturePath('vtt-edge/generated/file-layout/bad-double-webvtt.vtt')), 'vtt');
+  assert.equal(await sniffFile(fixturePath('vtt-edge/w3c/nulls.vtt')), 'vtt');
 });
 
 test('a multi-byte character cut by the sniffing window does not make a text file binary', async () => {

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MindprintClient } from '../../src/client/index.ts';
+import { MindprintClient } from '@mindprint/client';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

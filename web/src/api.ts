@@ -1,9 +1,9 @@
 /**
- * The dashboard's link to the service: the SDK (src/client) with the user's key, the base path
+ * The dashboard's link to the service: the SDK (@mindprint/client, packages/client) with the user's key, the base path
  * the server wrote into index.html, the key's place in sessionStorage, and uploads with progress.
  * Shapes come from the SDK's types, generated from the service's OpenAPI document.
  */
-import { MindprintApiError, MindprintClient, type CreatedSnapshot, type ResponseOf } from '../../src/client/index.ts';
+import { MindprintApiError, MindprintClient, type CreatedSnapshot, type ResponseOf } from '@mindprint/client';
 
 export { MindprintApiError, MindprintClient };
 export type {
@@ -19,7 +19,7 @@ export type {
   SnapshotStatus,
   TagWithCount,
   Usage,
-} from '../../src/client/index.ts';
+} from '@mindprint/client';
 // GET /minds/{id}/profile declares `profile` without a schema; its shape is the analysis type.
 export type { MindProfile as Profile, ProfileFinding, ProfileTopic, ProfileTrait, TraitTrajectory } from '../../src/analysis/profile.ts';
 export type ApiKey = ResponseOf<'/api-keys', 'get'>['apiKeys'][number];

@@ -1,7 +1,7 @@
 /** The event-stream parser on awkward framing: split chunks, CRLF/CR, comments, multi-line data. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseEventStream, type SseMessage } from '../../src/client/sse.ts';
+import { parseEventStream, type SseMessage } from '../src/sse.ts';
 
 function streamOf(chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
