@@ -3,13 +3,13 @@
  * file's labels, and recognising an auto-caption track from its first bytes.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { attributeSpeaker, isAutoCaptionTrack, matchSpeakerLabel, resolveSpeakerLabel, UnknownSpeakerError } from '../../src/ingest/index.ts';
+import { fixturePath, sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 
-const DATA = fileURLToPath(new URL('../../../shared/data/transcripts/', import.meta.url));
-const noData = existsSync(DATA) ? false : `shared data not found at ${DATA}`;
+/** The first 64 KB of a file as text: what the upload reads to recognise a caption track. */
+const head = (file: string) => readFileSync(file).subarray(0, 64 * 1024).toString('utf8');
 
 test('a label is matched ignoring case, accents, punctuation and spacing', () => {
   const labels = ['Jim Lehrer', 'Barack H Obama', 'W. Mitt Romney', 'José Díaz'];
@@ -76,10 +76,13 @@ test('captions that name a speaker, or are not word-timed, are not taken for aut
   assert.equal(isAutoCaptionTrack('1\n00:00:01,000 --> 00:00:02,000\nhello<00:00:01.500> there'), false, 'not WebVTT');
 });
 
-test('the real debate auto-captions are recognised from their first 64 KB; the labelled transcripts are not captions', { skip: noData }, () => {
-  for (const date of ['2012-10-03', '2016-09-26']) {
-    const head = readFileSync(`${DATA}us-presidential-debates/${date}.vtt`).subarray(0, 64 * 1024).toString('utf8');
-    assert.equal(isAutoCaptionTrack(head), true, date);
-    assert.equal(isAutoCaptionTrack(readFileSync(`${DATA}us-presidential-debates/${date}.said.txt`, 'utf8').slice(0, 65536)), false);
+test('the debate auto-captions are recognised from their first 64 KB; the labelled transcript is not', () => {
+  assert.equal(isAutoCaptionTrack(head(fixturePath('transcripts/us-presidential-debates/2012-10-03.vtt'))), true);
+  assert.equal(isAutoCaptionTrack(head(fixturePath('transcripts/us-presidential-debates/2012-10-03.said.txt'))), false);
+});
+
+test('every debate auto-caption track of the real data is recognised', skipUnlessSharedData, () => {
+  for (const date of ['2012-10-03', '2012-10-16', '2012-10-22', '2016-09-26', '2016-10-09', '2016-10-19']) {
+    assert.equal(isAutoCaptionTrack(head(sharedDataPath(`transcripts/us-presidential-debates/${date}.vtt`))), true, date);
   }
 });

@@ -5,17 +5,18 @@
  * be changed after the upload, which processes the snapshot again exactly once.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { dataFile, rows, upload, waitForSnapshot } from './support.ts';
+import { fixturePath, sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
+import { rows, upload, waitForSnapshot } from './support.ts';
 
-const noData = existsSync(fileURLToPath(new URL('../../../shared/data/transcripts/', import.meta.url))) ? false : 'needs the real transcripts in ../shared/data';
-const DEBATE = 'transcripts/us-presidential-debates/2012-10-03';
-const LENNY = ['bob-moesta', 'jen-abel', 'sander-schulhoff'].map((n) => `transcripts/lennys-podcast/${n}.transcript.md.txt`);
+/** Half of the first 2012 debate with its speakers' names, and 20 minutes of its auto-captions (test/fixtures). */
+const DEBATE = fixturePath('transcripts/us-presidential-debates/2012-10-03');
+/** The real podcasts (../shared/data): the host is "Lenny" in one file and "Lenny Rachitsky" in the others. */
+const LENNY = ['bob-moesta', 'jen-abel', 'sander-schulhoff'].map((n) => sharedDataPath(`transcripts/lennys-podcast/${n}.transcript.md.txt`));
 const EVERY_VOICE = /every voice in this file counts as Andrew Huberman/;
 /** A short three-speaker exchange, in the debates' `Name: text` layout. */
 const PANEL = [
@@ -27,10 +28,10 @@ const PANEL = [
   'W Mitt Romney: I will not raise taxes on families; I will cut programs and grow the economy, and that closes the gap.',
 ].join('\n\n');
 
-describe('snapshot speakers', { skip: noData }, () => {
+describe('snapshot speakers', () => {
   let s: TestServer;
   const mind = async (name: string) => (await s.api('POST', '/minds', { name })).body.mind.id as string;
-  const file = async (rel: string, name = rel.split('/').pop()!) => ({ bytes: await dataFile(rel), name });
+  const file = async (p: string, name = p.split('/').pop()!) => ({ bytes: await readFile(p), name });
   const snapshotRow = async (mindId: string, id: string) => (await s.api('GET', `/minds/${mindId}/snapshots`)).body.snapshots.find((x: any) => x.id === id);
 
   before(async () => {
@@ -61,7 +62,7 @@ describe('snapshot speakers', { skip: noData }, () => {
     const row = await snapshotRow(id, sid);
     assert.equal(row.fileName, 'debate.vtt');
     assert.equal(row.mindSpeaker, 'Speaker');
-    assert.ok(row.mindWords > 10_000, `mind words ${row.mindWords}`);
+    assert.ok(row.mindWords > 2000, `mind words ${row.mindWords}`);
     assert.equal(row.speakersLabelled, false);
     assert.match(row.speakerWarning, EVERY_VOICE);
     const details = (await s.api('GET', `/minds/${id}/snapshots/${sid}`)).body;
@@ -90,7 +91,7 @@ describe('snapshot speakers', { skip: noData }, () => {
     obama = { mindId: id, snapshotId: res.body.mindAssessmentId };
   });
 
-  test('speaker "Lenny" names the host in every podcast file, labelled "Lenny" or "Lenny Rachitsky"', async () => {
+  test('speaker "Lenny" names the host in every podcast file, labelled "Lenny" or "Lenny Rachitsky"', skipUnlessSharedData, async () => {
     const id = await mind('Podcast Host');
     const answers = [];
     for (const rel of LENNY) {
@@ -148,7 +149,7 @@ describe('snapshot speakers', { skip: noData }, () => {
     assert.equal(listed.attribution, 'name');
     assert.deepEqual(listed.speakers.map((x: any) => x.label), ['Jim Lehrer', 'Barack H Obama', 'W Mitt Romney']);
     for (const sp of listed.speakers) {
-      assert.ok(sp.words > 1000 && sp.turns > 10, JSON.stringify(sp));
+      assert.ok(sp.words > 300 && sp.turns > 5, JSON.stringify(sp));
       assert.equal(sp.samples.length, 3);
       assert.ok(sp.samples.every((l: string) => l.length > 0 && l.length <= 200), JSON.stringify(sp.samples));
       assert.equal(sp.isMind, sp.label === 'Barack H Obama');

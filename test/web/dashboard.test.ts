@@ -13,21 +13,20 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { ensureDashboard } from '../../src/web/build.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { fixturePath } from '../support/shared-data.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = '/tmp/web-shots';
 const BASE_PATH = '/api/public/v1';
-const DEBATES = fileURLToPath(new URL('../../../shared/data/transcripts/us-presidential-debates/', import.meta.url));
-/** Auto-captions: no speaker labels, so the whole debate is one speaker's single turn. */
+const DEBATES = fixturePath('transcripts/us-presidential-debates/');
+/** Auto-captions (20 minutes of the first 2012 debate): no speaker labels, so every voice is the mind's. */
 const TRANSCRIPT = path.join(DEBATES, '2012-10-03.vtt');
-/** The same debates with speaker labels ("Barack H Obama: …"). */
+/** The first halves of two debates with speaker labels ("Barack H Obama: …"). */
 const LABELLED = ['2012-10-03', '2012-10-16'].map((d) => path.join(DEBATES, `${d}.said.txt`));
 const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)` : false;
-const noTranscript = [TRANSCRIPT, ...LABELLED].every((f) => existsSync(f)) ? false : `transcripts not found in ${DEBATES}`;
 
 /** axe-core, evaluated in the page through the DevTools protocol (the page's CSP governs only its own scripts). */
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -166,7 +165,7 @@ test('create a mind: it opens, and the list finds it by search and tag', { skip:
   await assertAccessible(page, 'minds');
 });
 
-test('upload a real debate transcript: progress, live status, completed, and a badge: it names no speakers', { skip: noBrowser || noTranscript }, async () => {
+test('upload a real debate transcript: progress, live status, completed, and a badge: it names no speakers', { skip: noBrowser }, async () => {
   await page.goto(app(`/minds/${mindId}`));
   await page.getByLabel(/Mindset date/).fill('2012-10-03');
   await page.getByLabel('Transcript files').setInputFiles(TRANSCRIPT);
@@ -219,7 +218,7 @@ test('upload a real debate transcript: progress, live status, completed, and a b
   await page.locator('.speaker-picker li.mind', { hasText: 'Barack H Obama' }).waitFor();
 });
 
-test('the speaker picker: the file’s speakers with their words and lines; choosing one processes the snapshot again', { skip: noBrowser || noTranscript }, async () => {
+test('the speaker picker: the file’s speakers with their words and lines; choosing one processes the snapshot again', { skip: noBrowser }, async () => {
   const snaps = (await server.api('GET', `/minds/${mindId}/snapshots`)).body.snapshots;
   const labelled = snaps.find((s: any) => s.mindsetDate.startsWith('2012-10-16'));
   const picker = page.getByRole('form', { name: 'Who is Barack Obama in this file?' });
@@ -295,7 +294,7 @@ test('a transcript dropped on the page that cannot be processed shows why it fai
   await page.waitForFunction((n) => document.querySelectorAll('table.snapshots tbody tr[data-snapshot]').length === n, before);
 });
 
-test('the profile charts draw the real numbers, under a badge for the file that names no speakers', { skip: noBrowser || noTranscript }, async () => {
+test('the profile charts draw the real numbers, under a badge for the file that names no speakers', { skip: noBrowser }, async () => {
   await page.getByRole('link', { name: 'Profile' }).click();
   await page.getByRole('heading', { name: 'Big Five' }).waitFor();
   const note = page.locator('.every-voice');
@@ -350,7 +349,7 @@ test('the profile charts draw the real numbers, under a badge for the file that 
   await assertAccessible(page, 'profile');
 });
 
-test('simulate: the answer streams in with its evidence, and the conversation goes on', { skip: noBrowser || noTranscript }, async () => {
+test('simulate: the answer streams in with its evidence, and the conversation goes on', { skip: noBrowser }, async () => {
   const consoleFrom = consoleLines.length;
   const failedFrom = failedRequests.length;
   await page.getByRole('link', { name: 'Simulate' }).click();
@@ -551,7 +550,7 @@ test("revoking the session's own key brings back the key form; sign out forgets 
   assert.equal(await page.evaluate(() => sessionStorage.getItem('mindprint.apiKey')), null);
 });
 
-test('a phone-width window keeps everything inside the screen: tables reflow, every page passes axe', { skip: noBrowser || noTranscript }, async () => {
+test('a phone-width window keeps everything inside the screen: tables reflow, every page passes axe', { skip: noBrowser }, async () => {
   const p = await context.newPage();
   await p.setViewportSize(PHONE);
   await p.goto(app('/'));
