@@ -72,9 +72,10 @@ async function shot(name: string, p: Page = page) {
 /** A screenshot of one element, cut from a full-page capture so the sticky top bar does not cover it. */
 async function shotOf(target: Locator, name: string) {
   const p = target.page();
+  // At the top of the page the bar sits above everything else, and page and window coordinates agree.
+  await p.evaluate(() => scrollTo(0, 0));
   const box = (await target.boundingBox())!;
-  const scrollY = await p.evaluate(() => window.scrollY);
-  await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, clip: { x: box.x, y: box.y + scrollY, width: box.width, height: box.height } });
+  await p.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, clip: box });
 }
 
 async function signIn(p: Page, key: string) {
