@@ -28,15 +28,16 @@ export function registerClientCommands(program: Command): void {
     .description(
       'Upload transcripts (WebVTT, SRT, DOCX, PDF or text) to a mind as snapshots, one after another, and wait for each to be processed. ' +
         'On a terminal each file has a progress line (bytes sent, then pending → processing → completed/failed with the elapsed time); ' +
-        'otherwise one line per change of state. Exits with 1 if any file failed, printing why.',
+        'otherwise one line per change of state. Exits with 1 if any file failed, printing why. ' +
+        'A file that names no speakers (auto-captions, an unlabelled document) gets a warning line on stderr: every voice in it counts as the mind.',
     )
     .argument('<files...>', 'transcript files')
     .requiredOption('--mind <mindId|name>', 'the mind: its id, or its exact name (found by search; an ambiguous name is refused)')
     .option('--create', 'create the mind when no mind has that name')
     .option('--date <ISO>', 'mindset date of the conversations, e.g. 2024-05-01 or 2024-05-01T14:30:00Z (default: now)')
-    .option('--speaker <label>', 'the speaker label in the files that is this mind (default: matched by the mind’s name)')
+    .option('--speaker <label>', 'the speaker label in the files that is this mind, matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny"); default: matched by the mind’s name')
     .option('--timeout <seconds>', 'give up waiting for a file’s processing after this long', positiveSeconds, 600)
-    .option('--json', 'print a JSON summary on stdout ({mind, files: [{file, bytes, status, snapshotId, error, elapsedMs}], completed, failed}); progress goes to stderr')
+    .option('--json', 'print a JSON summary on stdout ({mind, files: [{file, bytes, status, snapshotId, error, elapsedMs, mindSpeaker, speakersLabelled, warning}], completed, failed}); progress goes to stderr')
     .addHelpText('after', `\nExamples:\n  mindprint upload --mind "Ada Lovelace" --create --date 1843-07-10 letters.txt interview.vtt\n  mindprint upload --mind 3f1c…e9 --json debate.vtt > summary.json\n\n${CLIENT_ENV_HELP}\n`)
     .action((files: string[], opts: { mind: string; create?: boolean; date?: string; speaker?: string; timeout: number; json?: boolean }) =>
       run(async () => (await import('./upload.ts')).runUpload(files, opts)),

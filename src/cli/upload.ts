@@ -29,6 +29,12 @@ export interface FileResult {
   /** Why it failed: the service's answer to the upload, or the processing error. */
   error: string | null;
   elapsedMs: number;
+  /** The speaker label taken to be the mind (null unless processed). */
+  mindSpeaker: string | null;
+  /** False when the file names no speakers (every voice counts as the mind); null when not known. */
+  speakersLabelled: boolean | null;
+  /** The service's warning for such a file, also printed as a warning line. */
+  warning: string | null;
 }
 
 export interface UploadSummary {
@@ -82,12 +88,15 @@ async function checkFiles(files: string[]): Promise<number[]> {
 }
 
 async function uploadOne(client: MindprintClient, mindId: string, file: string, bytes: number, progress: FileProgress, opts: UploadOptions): Promise<FileResult> {
-  const result = (status: FileResult['status'], snapshotId: string | null, error: string | null): FileResult => ({ file, bytes, status, snapshotId, error, elapsedMs: progress.elapsedMs });
+  // What is known of the file's speakers: the upload answer's (an auto-caption track), then the processed status's.
+  let speakers: Pick<FileResult, 'mindSpeaker' | 'speakersLabelled' | 'warning'> = { mindSpeaker: null, speakersLabelled: null, warning: null };
+  const result = (status: FileResult['status'], snapshotId: string | null, error: string | null): FileResult => ({ file, bytes, status, snapshotId, error, elapsedMs: progress.elapsedMs, ...speakers });
   let snapshotId: string;
   try {
     progress.state('uploading');
     const created = await client.uploadSnapshot(mindId, { file: await openAsBlob(file), fileName: file.split(/[\\/]/).pop(), mindsetDate: opts.date, speaker: opts.speaker });
     snapshotId = created.mindAssessmentId;
+    speakers = { mindSpeaker: null, speakersLabelled: created.speakersLabelled, warning: created.speakerWarning };
     progress.state('uploaded');
     // A new snapshot is queued: pending until a worker takes it.
     progress.state('pending');
@@ -97,8 +106,9 @@ async function uploadOne(client: MindprintClient, mindId: string, file: string, 
     return result('failed', null, reason);
   }
   try {
-    await client.waitForSnapshot(mindId, snapshotId, { timeoutMs: (opts.timeout ?? 600) * 1000, intervalMs: 200, onProgress: (s) => s.status !== 'completed' && s.status !== 'failed' && progress.state(s.status as 'pending' | 'processing') });
-    progress.state('completed', `snapshot ${snapshotId}`);
+    const done = await client.waitForSnapshot(mindId, snapshotId, { timeoutMs: (opts.timeout ?? 600) * 1000, intervalMs: 200, onProgress: (s) => s.status !== 'completed' && s.status !== 'failed' && progress.state(s.status as 'pending' | 'processing') });
+    speakers = { mindSpeaker: done.mindSpeaker, speakersLabelled: done.speakersLabelled, warning: done.speakerWarning };
+    progress.state('completed', `snapshot ${snapshotId}${done.mindSpeaker ? `, speaker "${done.mindSpeaker}"` : ''}`);
     return result('completed', snapshotId, null);
   } catch (err) {
     const reason = err instanceof SnapshotWaitError ? (err.reason === 'failed' ? (err.status.error ?? 'no reason given') : err.message) : describeError(err, client.baseUrl);
@@ -131,12 +141,16 @@ export async function runUpload(files: string[], opts: UploadOptions): Promise<n
   for (const [i, file] of files.entries()) {
     const progress = new FileProgress(out, files.length > 1 ? `[${i + 1}/${files.length}] ${file}` : file, sizes[i]!, { color: useColor(out) });
     onBytes = (sent) => progress.sent(sent);
+    let result: FileResult;
     try {
-      results.push(await uploadOne(client, mind.mind.id, file, sizes[i]!, progress, { ...opts, date: opts.date?.trim(), speaker: opts.speaker?.trim() }));
+      result = await uploadOne(client, mind.mind.id, file, sizes[i]!, progress, { ...opts, date: opts.date?.trim(), speaker: opts.speaker?.trim() });
     } finally {
       onBytes = undefined;
       progress.close();
     }
+    results.push(result);
+    // After the file's progress line is finished, never inside a line being redrawn.
+    if (result.warning && result.status === 'completed') process.stderr.write(`mindprint: warning: ${file}: ${result.warning}\n`);
   }
   const summary: UploadSummary = {
     mind: { id: mind.mind.id, name: mind.mind.name, created: mind.created },

@@ -129,6 +129,11 @@ export const artifacts = pgTable('artifacts', {
   kind: text('kind'),
   size: bigint('size', { mode: 'number' }),
   sha256: text('sha256'),
+  /**
+   * Recognised at upload, by its format, as an automatic speech-recognition caption track (no
+   * speaker named): the upload answer warns at once that every voice in it counts as the mind.
+   */
+  autoCaptions: boolean('auto_captions').notNull().default(false),
   /** awaiting_upload (signed URL issued) → uploaded. A signed URL works only while awaiting. */
   status: text('status').notNull(),
   createdAt: createdAt(),

@@ -9,7 +9,7 @@ import { countWords } from './words.ts';
 export interface AttributeOptions {
   /** The mind's name, e.g. "Barack Obama". */
   mindName: string;
-  /** A label chosen by the user; matched ignoring case and spacing. */
+  /** A label chosen by the user; matched as matchSpeakerLabel says (case, prefix, name). */
   requestedSpeaker?: string | null;
 }
 
@@ -64,13 +64,40 @@ function nameScore(mindName: string, label: string): number {
   return shared + surnameBonus + (labInMind && mindInLab ? 1 : 0);
 }
 
-function normaliseLabel(label: string): string {
-  return label.toLowerCase().replace(/\s+/g, ' ').trim();
+/** A label as compared with what a user typed: its words, without case, accents or punctuation. */
+function comparable(label: string): string {
+  return nameWords(label).join(' ');
 }
 
-/** The label among `labels` that `requested` names (ignoring case and spacing), if any. */
-export function findRequestedLabel(labels: readonly string[], requested: string): string | undefined {
-  return labels.find((l) => normaliseLabel(l) === normaliseLabel(requested));
+/** Which label a requested speaker names: one, several (`candidates`, ambiguous), or none. */
+export type LabelMatch = { label: string } | { label: null; candidates: string[] };
+
+/**
+ * The label among `labels` that `requested` names. Tried in order, the first step with any
+ * match decides: the same label ignoring case, accents, punctuation and spacing ("lenny" →
+ * "Lenny", "W. Mitt Romney" → "W Mitt Romney"); a label that starts with it ("Lenny" →
+ * "Lenny Rachitsky"); a label naming the same person (nameScore: "Lenny Rachitsky" → "Lenny",
+ * "Obama" → "PRESIDENT OBAMA"), the best-scoring one. A step with several matches (two labels
+ * starting "Speaker") is ambiguous: no label, and the candidates to choose from.
+ */
+export function matchSpeakerLabel(labels: readonly string[], requested: string): LabelMatch {
+  const wanted = comparable(requested);
+  if (!wanted) return { label: null, candidates: [] };
+  const decide = (found: string[]): LabelMatch | null => (found.length === 1 ? { label: found[0]! } : found.length > 1 ? { label: null, candidates: found } : null);
+  const exact = decide(labels.filter((l) => comparable(l) === wanted));
+  if (exact) return exact;
+  const prefixed = decide(labels.filter((l) => comparable(l).startsWith(wanted)));
+  if (prefixed) return prefixed;
+  const scores = labels.map((l) => nameScore(requested, l));
+  const best = Math.max(0, ...scores);
+  return decide(best > 0 ? labels.filter((_, i) => scores[i] === best) : []) ?? { label: null, candidates: [] };
+}
+
+/** The label `requested` names (matchSpeakerLabel); throws UnknownSpeakerError when none or several do. */
+export function resolveSpeakerLabel(labels: readonly string[], requested: string): string {
+  const match = matchSpeakerLabel(labels, requested);
+  if (match.label === null) throw new UnknownSpeakerError(requested.trim(), [...labels], match.candidates);
+  return match.label;
 }
 
 export function attributeSpeaker(transcript: Transcript, opts: AttributeOptions): AttributionResult {
@@ -88,8 +115,7 @@ export function attributeSpeaker(transcript: Transcript, opts: AttributeOptions)
   let attribution: Attribution;
   const requested = opts.requestedSpeaker?.trim();
   if (requested) {
-    mindLabel = findRequestedLabel(labels, requested);
-    if (mindLabel === undefined) throw new UnknownSpeakerError(requested, labels);
+    mindLabel = resolveSpeakerLabel(labels, requested);
     attribution = 'requested';
   } else {
     let best = 0;

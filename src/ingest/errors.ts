@@ -12,14 +12,23 @@ export class UnreadableTranscriptError extends Error {
   override name = 'UnreadableTranscriptError';
 }
 
-/** The requested speaker label is not one of the transcript's labels. */
+/**
+ * The requested speaker label names none of the transcript's labels, or (with `candidates`)
+ * more than one of them, so which one is meant cannot be told.
+ */
 export class UnknownSpeakerError extends Error {
   override name = 'UnknownSpeakerError';
   readonly labels: string[];
+  readonly candidates: string[];
 
-  constructor(requested: string, labels: string[]) {
-    super(`No speaker "${requested}" in this transcript; the speakers are: ${labels.join(', ') || '(none)'}`);
+  constructor(requested: string, labels: string[], candidates: string[] = []) {
+    super(
+      candidates.length > 1
+        ? `Speaker "${requested}" could be any of ${candidates.map((c) => `"${c}"`).join(', ')} in this transcript; give the full label`
+        : `No speaker "${requested}" in this transcript; the speakers are: ${labels.join(', ') || '(none)'}`,
+    );
     this.labels = labels;
+    this.candidates = candidates;
   }
 }
 

@@ -6,6 +6,8 @@ export type { Attribution, FileKind, SpeakerSummary, Transcript, TranscriptTurn 
 export { sniffFile } from './sniff.ts';
 export { parseTranscriptFile, digestTranscriptFile, speakerLabels, warmParserPool, closeParserPool, POOL_SIZE, LABEL_SCAN_BUDGET_MS } from './pool.ts';
 export type { ParseOptions } from './parse.ts';
-export { attributeSpeaker, findRequestedLabel, type AttributeOptions, type AttributionResult } from './attribution.ts';
+export { attributeSpeaker, matchSpeakerLabel, resolveSpeakerLabel, type AttributeOptions, type AttributionResult, type LabelMatch } from './attribution.ts';
 export { countWords } from './words.ts';
+export { isAutoCaptionTrack } from './labels.ts';
+export { SINGLE_SPEAKER_LABEL } from './layout.ts';
 export { UnreadableTranscriptError, UnknownSpeakerError, ParseTimeoutError, ParserCrashedError, ParserPoolClosedError } from './errors.ts';

@@ -99,3 +99,34 @@ export function looksLikePersonOrRole(label: string): boolean {
   const nameWords = words.filter((w) => !/^\d+$/.test(w));
   return nameWords.length >= 2 && nameWords.length <= 5 && !words.every((w) => /^\d+$/.test(w));
 }
+
+/** Inline cue timestamps (`<00:02:18.230>`): word timings, which speech recognition writes and people do not type. */
+const INLINE_TIMESTAMP = /<(?:\d{1,2}:)?\d{2}:\d{2}\.\d{3}>/g;
+/** Word-timed cues needed before a head is taken for a recognition track rather than a stray tag. */
+const MIN_INLINE_TIMESTAMPS = 3;
+
+/**
+ * Whether the head of a WebVTT file (its first few KB, as text) is an automatic speech-recognition
+ * caption track, such as YouTube's auto-captions: its cues time their words inline
+ * (`gentlemen<00:02:18.230><c> welcome</c>`) and nothing names a speaker — no `<v Name>` voice
+ * span, no `>>` change-of-speaker marker, no `Name:` prefix. Such a track names no speakers, so
+ * an upload can say so before the file is parsed (the parse confirms it: `Transcript.unlabelled`).
+ * False whenever in doubt.
+ */
+export function isAutoCaptionTrack(head: string): boolean {
+  const text = head.replace(/^\uFEFF/, '');
+  if (!/^WEBVTT(?:[ \t]|\r?\n|$)/.test(text)) return false;
+  if ((text.match(INLINE_TIMESTAMP) ?? []).length < MIN_INLINE_TIMESTAMPS) return false;
+  if (/<v[\s.>]/i.test(text)) return false;
+  // The header block ("Kind: captions", "Language: en") ends at the first blank line.
+  const headerEnd = text.search(/\r?\n[ \t]*\r?\n/);
+  const body = headerEnd < 0 ? '' : text.slice(headerEnd);
+  for (const line of body.split(/\r?\n/)) {
+    if (line.includes('-->') || /^\s*(?:\d+\s*)?$/.test(line) || /^(?:NOTE|STYLE|REGION)\b/.test(line)) continue;
+    const plain = line.replace(/<[^>]*>/g, '');
+    if (/^\s*>>/.test(plain)) return false;
+    const prefix = /^\s*([^:]{1,60}):(?:\s|$)/.exec(plain);
+    if (prefix && looksLikeLabel(cleanLabel(prefix[1]!))) return false;
+  }
+  return true;
+}

@@ -25,7 +25,8 @@ export type { ToolContext } from './tools/define.ts';
 /** Sent with `initialize`: how the tools fit together. */
 const INSTRUCTIONS = `Mindprint holds "minds": profiles of real people built from transcripts of what they said, and simulates how a person would answer, quoting their own words.
 Find a mind with get_all_minds or search_minds. Build one: create_mind, get_signed_upload_url, upload_file_to_signed_url (a local file) or upload_text_to_signed_url (text), create_snapshot, then get_snapshot_status until completed.
-Read it with get_mind_profile and list_snapshots. Ask it with simulate; pass the conversationId back to continue the conversation.`;
+Read it with get_mind_profile and list_snapshots; a file that names no speakers is flagged (every voice in it counts as the mind), and set_snapshot_speaker picks another speaker of a file.
+Ask it with simulate; pass the conversationId back to continue the conversation.`;
 
 export function createMindprintMcpServer(ctx: ToolContext): McpServer {
   const server = new McpServer({ name: 'mindprint', title: 'Mindprint', version: VERSION }, { instructions: INSTRUCTIONS });

@@ -65,7 +65,8 @@ function selectMinds(where: SQL, orderBy: SQL | null, tail: SQL = sql``): SQL {
         coalesce(sum(s.psychometric_count), 0)::int as psychometric_count,
         coalesce(sum(s.key_topic_count), 0)::int as key_topic_count,
         coalesce(sum(s.finding_count), 0)::int as finding_count
-      from snapshots s where s.mind_id = m.id
+      -- A failed snapshot counts nowhere (a failed re-run may still hold its earlier counts).
+      from snapshots s where s.mind_id = m.id and s.status <> 'failed'
     ) c
     where ${where}
     ${orderBy ? sql`order by ${orderBy}` : sql``}

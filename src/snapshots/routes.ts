@@ -7,8 +7,9 @@ import { AppError } from '../http/errors.ts';
 import { errorResponses, Uuid } from '../http/schemas.ts';
 import { MindParams } from '../minds/schemas.ts';
 import { mindProfile } from './profile.ts';
-import { CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotStatusObject } from './schemas.ts';
+import { CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject } from './schemas.ts';
 import * as service from './service.ts';
+import { listSpeakers, setSpeaker } from './speakers.ts';
 import { spoolToTempFile } from './spool.ts';
 
 const FORM_FIELDS = new Set(['artifactId', 'mindsetDate', 'digitalTwinId', 'speaker']);
@@ -58,7 +59,11 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
         'a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), ' +
         '`speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). ' +
         `Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413; ` +
-        'an artifact whose upload is still being received or checked → 409.',
+        'an artifact whose upload is still being received or checked → 409. ' +
+        'Beside the spec’s `message`, `mindAssessmentId` and `artifactId`, the answer says what can be told of the file’s speakers before it is processed ' +
+        '(`speakersLabelled`, `speakerWarning`: an auto-caption track names no speakers, so every voice in it would count as the mind); ' +
+        'the status answer says it for every file once processed. `speaker` is matched ignoring case, by a unique prefix or by name; ' +
+        'a label it does not name, or names ambiguously, is a 400 listing the file’s `speakers` (and the `candidates`).',
       consumes: ['multipart/form-data'],
       params: MindParams,
       response: { 200: CreateSnapshotResponse, ...errorResponses(404, 409, 413, 415) },
@@ -73,11 +78,11 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
   });
 
   app.get('/minds/:mindId/snapshots', {
-    schema: { tags, summary: 'List snapshots of a mind', description: 'Newest `mindsetDate` first.', params: MindParams, response: { 200: Type.Object({ snapshots: Type.Array(Snapshot), count: Type.Number() }), ...errorResponses(404) } },
+    schema: { tags, summary: 'List snapshots of a mind', description: 'Newest `mindsetDate` first. Each row names its file, the speaker taken to be the mind and their words, and flags a file that names no speakers (`speakersLabelled: false`, `speakerWarning`).', params: MindParams, response: { 200: Type.Object({ snapshots: Type.Array(Snapshot), count: Type.Number() }), ...errorResponses(404) } },
   }, async (req) => service.listSnapshots(db, req.caller, req.params.mindId));
 
   app.get('/minds/:mindId/snapshots/:snapshotId/status', {
-    schema: { tags, summary: 'Snapshot processing status', description: 'pending → processing → completed | failed; `error` says why a snapshot failed.', params: SnapshotParams, response: { 200: SnapshotStatusObject, ...errorResponses(404) } },
+    schema: { tags, summary: 'Snapshot processing status', description: 'pending → processing → completed | failed; `error` says why a snapshot failed. Beside the spec’s fields: once processed, `mindSpeaker` (the label taken to be the mind), `speakersLabelled` and `speakerWarning` (false / a sentence when the file names no speakers, so every voice in it counts as the mind).', params: SnapshotParams, response: { 200: SnapshotStatusObject, ...errorResponses(404) } },
   }, async (req) => service.snapshotStatus(db, req.caller, req.params.mindId, req.params.snapshotId));
 
   app.get('/minds/:mindId/snapshots/:snapshotId', {
@@ -90,6 +95,32 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
       response: { 200: SnapshotDetails, ...errorResponses(404) },
     },
   }, async (req) => service.snapshotDetails(db, req.caller, req.params.mindId, req.params.snapshotId, req.query) as never);
+
+  app.get('/minds/:mindId/snapshots/:snapshotId/speakers', {
+    schema: {
+      tags,
+      summary: 'Speakers of a snapshot',
+      description:
+        'The speaker labels of the snapshot’s file, in order of first appearance, with their turns, words and up to three of their lines, and which one is the mind. ' +
+        'A failed snapshot’s labels are read from its file again (no counts or lines). 409 while the snapshot is pending or processing.',
+      params: SnapshotParams,
+      response: { 200: SnapshotSpeakers, ...errorResponses(404, 409) },
+    },
+  }, async (req) => listSpeakers(ctx, req.caller, req.params.mindId, req.params.snapshotId));
+
+  app.put('/minds/:mindId/snapshots/:snapshotId/speaker', {
+    schema: {
+      tags,
+      summary: 'Choose the mind’s speaker of a snapshot',
+      description:
+        'Re-attributes the snapshot to another speaker label of its file (matched ignoring case, by a unique prefix such as "Lenny" → "Lenny Rachitsky", or by name) and processes it again: ' +
+        'it goes back to `pending`, its memory and analysis are replaced when it completes (follow it with …/status). The label that already is the mind’s changes nothing (`reprocessing: false`). ' +
+        'Works on completed and failed snapshots; 409 while it is pending or processing. A label the file does not have, or an ambiguous one, is a 400 listing the `speakers` (and `candidates`).',
+      params: SnapshotParams,
+      body: SetSpeakerBody,
+      response: { 200: SetSpeakerResponse, ...errorResponses(404, 409) },
+    },
+  }, async (req) => setSpeaker(ctx, req.caller, req.params.mindId, req.params.snapshotId, req.body.speaker));
 
   app.delete('/minds/:mindId/snapshots/:snapshotId', {
     schema: { tags, summary: 'Delete a snapshot', description: 'Its turns and analysis are deleted, and its stored file when no other snapshot uses it.', params: SnapshotParams, response: { 200: Type.Object({ message: Type.String(), snapshotId: Uuid }), ...errorResponses(404) } },

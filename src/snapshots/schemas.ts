@@ -3,6 +3,24 @@ import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
 
 export const SnapshotStatus = Type.String({ enum: ['pending', 'processing', 'completed', 'failed'], example: 'completed' });
 
+/**
+ * Whether the file named its speakers, and what it means for the mind when it did not. On every
+ * snapshot shape (list rows, status, details, the upload answer), so no surface can hide it.
+ */
+const SpeakersLabelled = Nullable(
+  Type.Boolean({
+    description:
+      'Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed.',
+  }),
+);
+const SpeakerWarning = Nullable(
+  Type.String({
+    description: 'Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.',
+    example: 'The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.',
+  }),
+);
+const MindSpeaker = Nullable(Type.String({ description: 'The speaker label taken to be the mind (null until processed)', example: 'Lenny Rachitsky' }));
+
 export const Snapshot = Type.Object({
   id: Uuid,
   mindId: Uuid,
@@ -19,6 +37,11 @@ export const Snapshot = Type.Object({
   psychometricCount: Type.Number(),
   keyTopicCount: Type.Number(),
   findingCount: Type.Number(),
+  fileName: Type.String({ description: 'Name of the uploaded file', example: 'debate.vtt' }),
+  mindSpeaker: MindSpeaker,
+  mindWords: Type.Number({ description: 'Words of the mind’s own turns (0 until processed)' }),
+  speakersLabelled: SpeakersLabelled,
+  speakerWarning: SpeakerWarning,
 });
 export type Snapshot = Static<typeof Snapshot>;
 
@@ -29,6 +52,9 @@ export const SnapshotStatusObject = Type.Object({
   startedAt: Nullable(Timestamp),
   completedAt: Nullable(Timestamp),
   error: Nullable(Type.String()),
+  mindSpeaker: MindSpeaker,
+  speakersLabelled: SpeakersLabelled,
+  speakerWarning: SpeakerWarning,
 });
 
 export const Artifact = Type.Object({
@@ -148,21 +174,13 @@ export const SnapshotDetails = Type.Object({
   ...Snapshot.properties,
   artifact: Artifact,
   speakers: Type.Array(Speaker),
-  mindSpeaker: Nullable(Type.String({ description: 'The speaker label taken to be the mind' })),
-  attribution: Nullable(Type.String({ enum: ['requested', 'name', 'inferred'], description: 'How the mind’s speaker was chosen: the `speaker` field, a match of the mind’s name, or the speaker with the most words' })),
-  speakersLabelled: Nullable(
-    Type.Boolean({
-      description:
-        'Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed.',
-    }),
-  ),
+  attribution: Nullable(Type.String({ enum: ['requested', 'name', 'inferred'], description: 'How the mind’s speaker was chosen: the `speaker` field (at upload, or PUT …/speaker), a match of the mind’s name, or the speaker with the most words' })),
   attributionNote: Nullable(
     Type.String({
       description: 'How the mind’s words were told apart from the others’, in a sentence for people (null until the snapshot is processed)',
       example: 'The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s.',
     }),
   ),
-  mindWords: Type.Number(),
   transcript: Type.Optional(Type.Array(TranscriptTurn)),
   psychometrics: Type.Optional(Type.Array(Psychometric)),
 });
@@ -170,9 +188,52 @@ export const SnapshotDetails = Type.Object({
 export const SnapshotParams = Type.Object({ mindId: Uuid, snapshotId: Uuid });
 
 export const CreateSnapshotResponse = Type.Object({
+  // The spec's fields, as the spec gives them.
   message: Type.String({ example: 'Snapshot created; processing has started' }),
   mindAssessmentId: Uuid,
   artifactId: Uuid,
+  // Ours, beside them: what can be said of the file's speakers before it is processed.
+  fileName: Type.String({ example: 'debate.vtt' }),
+  fileKind: Type.String({ enum: ['vtt', 'srt', 'docx', 'pdf', 'txt'], description: 'Detected from the bytes' }),
+  speaker: Nullable(Type.String({ description: 'The label the `speaker` field named in the file (matched by case, prefix or name), or what was sent when the labels could not be read in time (the processing checks it); null without `speaker`' })),
+  speakersLabelled: Nullable(
+    Type.Boolean({
+      description:
+        'Known at once only when the upload can tell without processing: `false` for an auto-caption track (a WebVTT file with word timings and no voice tags), and true/false when the upload read the labels to check `speaker`. Otherwise null: the status answer (GET …/status) says once the file is processed.',
+    }),
+  ),
+  speakerWarning: SpeakerWarning,
+});
+
+/** GET …/snapshots/{snapshotId}/speakers */
+export const SnapshotSpeakers = Type.Object({
+  snapshotId: Uuid,
+  status: SnapshotStatus,
+  mindSpeaker: MindSpeaker,
+  attribution: Nullable(Type.String({ enum: ['requested', 'name', 'inferred'] })),
+  speakersLabelled: SpeakersLabelled,
+  speakerWarning: SpeakerWarning,
+  speakers: Type.Array(
+    Type.Object({
+      label: Type.String({ example: 'Lenny Rachitsky' }),
+      turns: Nullable(Type.Number({ description: 'Null for a failed snapshot, whose labels are read from the file again' })),
+      words: Nullable(Type.Number({ description: 'Null for a failed snapshot' })),
+      isMind: Type.Boolean(),
+      samples: Type.Array(Type.String(), { description: 'Up to three of the speaker’s lines (their first substantial turns, cut at 200 characters)' }),
+    }),
+    { description: 'In order of first appearance' },
+  ),
+});
+
+export const SetSpeakerBody = Type.Object({
+  speaker: Type.String({ minLength: 1, maxLength: 200, description: 'A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")', example: 'Lenny' }),
+});
+
+export const SetSpeakerResponse = Type.Object({
+  message: Type.String(),
+  speaker: Type.String({ description: 'The label now taken to be the mind (or, for a failed snapshot whose labels could not be read in time, what was sent; processing checks it)' }),
+  reprocessing: Type.Boolean({ description: 'True when the snapshot went back to `pending` to be processed again with this speaker; false when it already was the mind’s speaker' }),
+  snapshot: Snapshot,
 });
 
 export const SignedUrlQuery = Type.Object({

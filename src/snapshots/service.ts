@@ -6,26 +6,28 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, ne, type SQL } from 'drizzle-orm';
 import type { Caller } from '../auth/authenticate.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { artifacts, digitalTwins, findings, keyTopics, psychometrics, snapshots, turns } from '../db/schema.ts';
+import { artifacts, digitalTwins, findings, keyTopics, minds, psychometrics, snapshots, turns } from '../db/schema.ts';
 import { AppError, forbidden, invalid, notFound } from '../http/errors.ts';
 import { iso } from '../http/schemas.ts';
-import { findRequestedLabel, sniffFile, speakerLabels, UnknownSpeakerError } from '../ingest/index.ts';
+import { matchSpeakerLabel, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, UnknownSpeakerError } from '../ingest/index.ts';
 import type { FileKind } from '../ingest/types.ts';
 import { QUEUE } from '../jobs/queues.ts';
 import { assertMindExists, getDefaultTwinId } from '../minds/service.ts';
 import { InvalidUploadTokenError, PayloadTooLargeError, verifyUploadToken } from '../storage/index.ts';
-import { CONTENT_TYPE, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
+import { CONTENT_TYPE, isAutoCaptionFile, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 import type { Snapshot } from './schemas.ts';
 import { spoolToTempFile, type SpooledFile } from './spool.ts';
 import { isUuid, UUID_PATTERN } from '../uuid.ts';
 
 type SnapshotRow = typeof snapshots.$inferSelect;
+/** A snapshot row with what its API shape shows beside it: its file's name and its mind's name. */
+export type SnapshotView = SnapshotRow & { fileName: string; mindName: string };
 
-export const toSnapshot = (s: SnapshotRow): Snapshot => ({
+export const toSnapshot = (s: SnapshotView): Snapshot => ({
   id: s.id,
   mindId: s.mindId,
   artifactId: s.artifactId,
@@ -41,7 +43,31 @@ export const toSnapshot = (s: SnapshotRow): Snapshot => ({
   psychometricCount: s.psychometricCount,
   keyTopicCount: s.keyTopicCount,
   findingCount: s.findingCount,
+  fileName: s.fileName,
+  mindSpeaker: s.mindSpeaker,
+  mindWords: s.mindWords,
+  speakersLabelled: s.speakersLabelled,
+  speakerWarning: speakerWarning(s.speakersLabelled, s.mindName),
 });
+
+/**
+ * What every surface says of a file that names no speakers (null for one that does, or is not
+ * processed yet): the mind now holds every voice in it.
+ */
+export function speakerWarning(speakersLabelled: boolean | null, mindName: string): string | null {
+  if (speakersLabelled !== false) return null;
+  return `The file names no speakers, so every voice in this file counts as ${mindName}: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only ${mindName}’s words.`;
+}
+
+/** Snapshots of the caller's organization matching `where`, with their file and mind names (two joins on primary keys). */
+export function selectSnapshots(db: Db, caller: Caller, where: SQL) {
+  return db
+    .select({ ...getTableColumns(snapshots), fileName: artifacts.fileName, mindName: minds.name })
+    .from(snapshots)
+    .innerJoin(artifacts, eq(artifacts.id, snapshots.artifactId))
+    .innerJoin(minds, eq(minds.id, snapshots.mindId))
+    .where(and(eq(snapshots.organizationId, caller.organizationId), where));
+}
 
 export const tmpDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'tmp');
 
@@ -125,11 +151,8 @@ export interface SnapshotForm {
   fields: Record<string, string>;
 }
 
-export async function getSnapshotRow(db: Db, caller: Caller, mindId: string, snapshotId: string): Promise<SnapshotRow> {
-  const [row] = await db
-    .select()
-    .from(snapshots)
-    .where(and(eq(snapshots.id, snapshotId), eq(snapshots.mindId, mindId), eq(snapshots.organizationId, caller.organizationId)));
+export async function getSnapshotRow(db: Db, caller: Caller, mindId: string, snapshotId: string): Promise<SnapshotView> {
+  const [row] = await selectSnapshots(db, caller, and(eq(snapshots.id, snapshotId), eq(snapshots.mindId, mindId))!);
   if (!row) throw notFound('Snapshot');
   return row;
 }
@@ -142,28 +165,63 @@ async function sniffOrReject(filePath: string): Promise<FileKind> {
   return kind;
 }
 
+/** The kind of an uploaded file (or a 400), and whether its format says it names no speakers. */
+async function sniffUpload(filePath: string): Promise<{ kind: FileKind; autoCaptions: boolean }> {
+  const kind = await sniffOrReject(filePath);
+  return { kind, autoCaptions: await isAutoCaptionFile(filePath, kind) };
+}
+
 /**
- * With an explicit `speaker`, the label must exist: read the file's labels now, so a typo is a 400
- * listing them rather than a failed snapshot. The scan runs on its own parser thread with a short
- * budget (speakerLabels), so a request never waits behind the jobs' parses; a file that cannot
- * be read in time (a huge or hostile PDF) or at all is accepted, and the job checks the label.
+ * With an explicit `speaker`, the label must name one of the file's: read its labels now, so a
+ * typo or an ambiguous prefix is a 400 listing them rather than a failed snapshot. The scan runs
+ * on its own parser thread with a short budget (speakerLabels), so a request never waits behind
+ * the jobs' parses. Returns the label it names with the file's labels, or null when the file
+ * cannot be read in time (a huge or hostile PDF) or at all: the request is accepted and the job
+ * checks the label (and fails an unreadable file with its reason).
  */
-async function checkRequestedSpeaker(filePath: string, kind: FileKind, speaker: string): Promise<void> {
+export async function resolveRequestedSpeaker(filePath: string, kind: FileKind, speaker: string, field = 'speaker'): Promise<{ label: string; labels: string[] } | null> {
   let labels: string[];
   try {
     labels = await speakerLabels(filePath, kind);
   } catch {
-    return; // unreadable → fails in the job with its reason; too slow → the job checks the label
+    return null;
   }
-  if (findRequestedLabel(labels, speaker) === undefined) {
-    const err = new UnknownSpeakerError(speaker, labels);
-    throw invalid(err.message, { field: 'speaker', speakers: labels });
-  }
+  const match = matchSpeakerLabel(labels, speaker);
+  if (match.label === null) throw unknownSpeaker(speaker, labels, match.candidates, field);
+  return { label: match.label, labels };
 }
 
-export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: string, form: SnapshotForm): Promise<{ message: string; mindAssessmentId: string; artifactId: string }> {
+/** 400 for a `speaker` that names no label of the file, or several (`candidates`). */
+export function unknownSpeaker(speaker: string, labels: string[], candidates: string[], field = 'speaker'): AppError {
+  const err = new UnknownSpeakerError(speaker, labels, candidates);
+  return invalid(err.message, { field, speakers: labels, ...(candidates.length > 1 ? { candidates } : {}) });
+}
+
+/**
+ * Whether the file names its speakers, as far as the upload can tell before processing: its
+ * labels when they were read (for `speaker`), else its format (an auto-caption track names none);
+ * null when only the processing can tell. One voice called "Speaker" is what the parser names
+ * a file without labels, and also a file that labels everyone "Speaker": left to the processing.
+ */
+function speakersLabelledAtUpload(labels: string[] | null, autoCaptions: boolean): boolean | null {
+  if (labels && labels.some((l) => l !== SINGLE_SPEAKER_LABEL)) return true;
+  return autoCaptions ? false : null;
+}
+
+export interface CreatedSnapshot {
+  message: string;
+  mindAssessmentId: string;
+  artifactId: string;
+  fileName: string;
+  fileKind: FileKind;
+  speaker: string | null;
+  speakersLabelled: boolean | null;
+  speakerWarning: string | null;
+}
+
+export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: string, form: SnapshotForm): Promise<CreatedSnapshot> {
   const { db, store } = ctx;
-  await assertMindExists(db, caller, mindId);
+  const mind = await assertMindExists(db, caller, mindId);
   const { fields } = form;
   const artifactIdField = fields.artifactId?.trim() || null;
   if (form.file && artifactIdField) throw invalid('Send either a file or an artifactId, not both', { field: 'file' });
@@ -189,12 +247,15 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
 
   let artifactId: string;
   let newArtifact: typeof artifacts.$inferInsert | null = null;
+  let file: { name: string; kind: FileKind; autoCaptions: boolean };
+  let resolved: Awaited<ReturnType<typeof resolveRequestedSpeaker>> = null;
   if (form.file) {
-    const kind = await sniffOrReject(form.file.path);
-    if (speaker) await checkRequestedSpeaker(form.file.path, kind, speaker);
+    const { kind, autoCaptions } = await sniffUpload(form.file.path);
+    if (speaker) resolved = await resolveRequestedSpeaker(form.file.path, kind, speaker);
     artifactId = randomUUID();
     const key = storageKey(caller.organizationId, mindId, artifactId);
     const stored = await store.putFile(key, form.file.path, { contentType: CONTENT_TYPE[kind] });
+    file = { name: form.file.fileName, kind, autoCaptions };
     newArtifact = {
       id: artifactId,
       organizationId: caller.organizationId,
@@ -203,6 +264,7 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
       fileName: form.file.fileName,
       contentType: CONTENT_TYPE[kind],
       kind,
+      autoCaptions,
       size: stored.size,
       sha256: stored.sha256,
       status: 'uploaded',
@@ -211,8 +273,11 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
   } else {
     artifactId = artifactIdField!;
     const artifact = await readyArtifact(ctx, caller, mindId, artifactId);
-    if (speaker) await store.withLocalFile(artifact.storageKey, (p) => checkRequestedSpeaker(p, artifact.kind as FileKind, speaker));
+    file = { name: artifact.fileName, kind: artifact.kind as FileKind, autoCaptions: artifact.autoCaptions };
+    if (speaker) resolved = await store.withLocalFile(artifact.storageKey, (p) => resolveRequestedSpeaker(p, file.kind, speaker));
   }
+  // The label the speaker named, so the job matches it exactly; what was sent when it could not be checked yet.
+  const requestedSpeaker = resolved?.label ?? speaker;
 
   let snapshotId: string;
   try {
@@ -220,7 +285,7 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
       if (newArtifact) await tx.insert(artifacts).values(newArtifact);
       const [row] = await tx
         .insert(snapshots)
-        .values({ organizationId: caller.organizationId, mindId, digitalTwinId, artifactId, mindsetDate, requestedSpeaker: speaker })
+        .values({ organizationId: caller.organizationId, mindId, digitalTwinId, artifactId, mindsetDate, requestedSpeaker })
         .returning({ id: snapshots.id });
       // Same transaction: the snapshot and its job exist together or not at all.
       await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: row!.id });
@@ -231,7 +296,17 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
     throw err;
   }
   ctx.queue.wake(QUEUE.processSnapshot);
-  return { message: 'Snapshot created; processing has started', mindAssessmentId: snapshotId, artifactId };
+  const speakersLabelled = speakersLabelledAtUpload(resolved?.labels ?? null, file.autoCaptions);
+  return {
+    message: 'Snapshot created; processing has started',
+    mindAssessmentId: snapshotId,
+    artifactId,
+    fileName: file.name,
+    fileKind: file.kind,
+    speaker: requestedSpeaker,
+    speakersLabelled,
+    speakerWarning: speakerWarning(speakersLabelled, mind.name),
+  };
 }
 
 /** An artifact of this mind whose bytes are in the store (confirming an S3 presigned upload on first use). */
@@ -282,8 +357,9 @@ async function confirmPresignedUpload(ctx: AppContext, artifact: ArtifactRow, si
     checked = await ctx.store.withLocalFile(artifact.storageKey, async (file) => {
       const kind = await sniffFile(file);
       if (!kind) return null;
+      const autoCaptions = await isAutoCaptionFile(file, kind);
       // The object may have been replaced since stat(): the limit applies to the bytes read.
-      return { kind, stored: await ctx.store.put(finalKey, createReadStream(file), { contentType: CONTENT_TYPE[kind], maxBytes: max }) };
+      return { kind, autoCaptions, stored: await ctx.store.put(finalKey, createReadStream(file), { contentType: CONTENT_TYPE[kind], maxBytes: max }) };
     });
   } catch (err) {
     if (err instanceof PayloadTooLargeError) {
@@ -296,10 +372,10 @@ async function confirmPresignedUpload(ctx: AppContext, artifact: ArtifactRow, si
     await ctx.store.delete(artifact.storageKey);
     throw invalid('Unsupported file type: the uploaded artifact is not a WebVTT, SRT, DOCX, PDF or text transcript', { field: 'artifactId' });
   }
-  const { kind, stored } = checked;
+  const { kind, autoCaptions, stored } = checked;
   const [updated] = await ctx.db
     .update(artifacts)
-    .set({ status: 'uploaded', kind, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], storageKey: finalKey, uploadedAt: new Date() })
+    .set({ status: 'uploaded', kind, autoCaptions, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], storageKey: finalKey, uploadedAt: new Date() })
     .where(and(eq(artifacts.id, artifact.id), eq(artifacts.status, 'uploading')))
     .returning();
   if (!updated) {
@@ -313,17 +389,23 @@ async function confirmPresignedUpload(ctx: AppContext, artifact: ArtifactRow, si
 
 export async function listSnapshots(db: Db, caller: Caller, mindId: string) {
   await assertMindExists(db, caller, mindId);
-  const rows = await db
-    .select()
-    .from(snapshots)
-    .where(and(eq(snapshots.mindId, mindId), eq(snapshots.organizationId, caller.organizationId)))
-    .orderBy(desc(snapshots.mindsetDate), desc(snapshots.createdAt));
+  const rows = await selectSnapshots(db, caller, eq(snapshots.mindId, mindId)).orderBy(desc(snapshots.mindsetDate), desc(snapshots.createdAt));
   return { snapshots: rows.map(toSnapshot), count: rows.length };
 }
 
 export async function snapshotStatus(db: Db, caller: Caller, mindId: string, snapshotId: string) {
   const s = await getSnapshotRow(db, caller, mindId, snapshotId);
-  return { id: s.id, mindId: s.mindId, status: s.status, startedAt: iso(s.startedAt), completedAt: iso(s.completedAt), error: s.error };
+  return {
+    id: s.id,
+    mindId: s.mindId,
+    status: s.status,
+    startedAt: iso(s.startedAt),
+    completedAt: iso(s.completedAt),
+    error: s.error,
+    mindSpeaker: s.mindSpeaker,
+    speakersLabelled: s.speakersLabelled,
+    speakerWarning: speakerWarning(s.speakersLabelled, s.mindName),
+  };
 }
 
 /**
@@ -338,11 +420,11 @@ export function attributionNote(s: Pick<SnapshotRow, 'status' | 'speakersLabelle
   const label = s.mindSpeaker ? `“${s.mindSpeaker}”` : 'The mind’s speaker';
   switch (s.attribution) {
     case 'requested':
-      return `${label} was chosen at upload (the speaker field); the other speakers’ turns are kept only as the questions the mind answered.`;
+      return `${label} was chosen as the mind’s speaker (at upload, or afterwards); the other speakers’ turns are kept only as the questions the mind answered.`;
     case 'name':
       return `${label} matches the mind’s name; the other speakers’ turns are kept only as the questions the mind answered.`;
     case 'inferred':
-      return `No speaker label matches the mind’s name, so ${label}, the speaker with the most words, was taken to be the mind; upload again with the speaker field to choose another.`;
+      return `No speaker label matches the mind’s name, so ${label}, the speaker with the most words, was taken to be the mind; choose another among the file’s speakers if that is wrong.`;
     default:
       return null;
   }
@@ -355,11 +437,8 @@ export async function snapshotDetails(db: Db, caller: Caller, mindId: string, sn
     ...toSnapshot(s),
     artifact: { id: artifact!.id, fileName: artifact!.fileName, contentType: artifact!.contentType, kind: artifact!.kind, size: artifact!.size, sha256: artifact!.sha256 },
     speakers: s.speakers ?? [],
-    mindSpeaker: s.mindSpeaker,
     attribution: s.attribution,
-    speakersLabelled: s.speakersLabelled,
     attributionNote: attributionNote(s),
-    mindWords: s.mindWords,
   };
   if (opts.includeTranscript) {
     details.transcript = await db
@@ -390,11 +469,11 @@ export async function snapshotFindings(db: Db, caller: Caller, mindId: string, s
 }
 
 export async function setLinked(db: Db, caller: Caller, mindId: string, snapshotId: string, linked: boolean) {
-  await getSnapshotRow(db, caller, mindId, snapshotId);
+  const before = await getSnapshotRow(db, caller, mindId, snapshotId);
   const [row] = await db.update(snapshots).set({ linked, updatedAt: new Date() }).where(eq(snapshots.id, snapshotId)).returning();
   return {
     message: linked ? 'Snapshot linked: it feeds the mind’s simulations and profile again' : 'Snapshot unlinked: it is kept but no longer feeds the mind’s simulations or profile',
-    snapshot: toSnapshot(row!),
+    snapshot: toSnapshot({ ...before, ...row! }),
   };
 }
 
@@ -474,11 +553,11 @@ export async function receiveSignedUpload(ctx: AppContext, token: string, conten
   let spooled: SpooledFile | null = null;
   try {
     spooled = await spoolToTempFile(body, tmpDir(ctx), claims.maxBytes);
-    const kind = await sniffOrReject(spooled.path);
+    const { kind, autoCaptions } = await sniffUpload(spooled.path);
     const stored = await ctx.store.putFile(claims.key, spooled.path, { contentType: CONTENT_TYPE[kind] });
     const [updated] = await ctx.db
       .update(artifacts)
-      .set({ status: 'uploaded', kind, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], uploadedAt: new Date() })
+      .set({ status: 'uploaded', kind, autoCaptions, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], uploadedAt: new Date() })
       .where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')))
       .returning({ id: artifacts.id });
     if (!updated) {

@@ -31,6 +31,9 @@ export const usageRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
           operations: Type.Array(
             Type.Object({ operation: Type.String({ example: 'GET /minds/{mindId}' }), successCount: Type.Number(), errorCount: Type.Number(), totalCount: Type.Number() }),
           ),
+          days: Type.Array(Type.Object({ day: Day, successCount: Type.Number(), errorCount: Type.Number(), totalCount: Type.Number() }), {
+            description: 'Requests per UTC day, oldest first; days without requests are left out',
+          }),
         }),
         ...errorResponses(),
       },

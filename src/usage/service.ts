@@ -20,6 +20,8 @@ export interface UsageReport {
   p95Latency: number;
   p99Latency: number;
   operations: { operation: string; successCount: number; errorCount: number; totalCount: number }[];
+  /** Days with requests, oldest first (days without any are left out, so a long range stays small). */
+  days: { day: string; successCount: number; errorCount: number; totalCount: number }[];
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -51,6 +53,7 @@ export async function usageFor(
 
   const hist: Histogram = {};
   const ops = new Map<string, { successCount: number; errorCount: number }>();
+  const days = new Map<string, { successCount: number; errorCount: number }>();
   let success = 0;
   let errors = 0;
   let sum = 0;
@@ -67,6 +70,10 @@ export async function usageFor(
     op.successCount += Number(c.successCount);
     op.errorCount += Number(c.errorCount);
     ops.set(c.operation, op);
+    const d = days.get(c.day) ?? { successCount: 0, errorCount: 0 };
+    d.successCount += Number(c.successCount);
+    d.errorCount += Number(c.errorCount);
+    days.set(c.day, d);
   }
   const total = success + errors;
   const q = (p: number) => (total ? round(quantile(hist, p, min, max)) : 0);
@@ -86,5 +93,6 @@ export async function usageFor(
     operations: [...ops.entries()]
       .map(([operation, o]) => ({ operation, ...o, totalCount: o.successCount + o.errorCount }))
       .sort((a, b) => b.totalCount - a.totalCount || a.operation.localeCompare(b.operation)),
+    days: [...days.entries()].map(([day, d]) => ({ day, ...d, totalCount: d.successCount + d.errorCount })).sort((a, b) => a.day.localeCompare(b.day)),
   };
 }

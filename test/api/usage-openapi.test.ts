@@ -24,6 +24,8 @@ describe('usage', () => {
     assert.ok(u.minLatency > 0 && u.minLatency <= u.medianLatency && u.medianLatency <= u.p99Latency && u.p99Latency <= u.maxLatency);
     const ops = Object.fromEntries(u.operations.map((o: any) => [o.operation, o.totalCount]));
     assert.deepEqual(ops, { 'GET /minds': 2, 'GET /minds/{mindId}': 1 });
+    // Per day (the dashboard's chart): only days with requests.
+    assert.deepEqual(u.days, [{ day: new Date().toISOString().slice(0, 10), successCount: 2, errorCount: 1, totalCount: 3 }]);
   });
 
   test('survives a flush: stored and in-memory counts add up', async () => {
@@ -46,6 +48,7 @@ describe('usage', () => {
     const empty = (await s.api('GET', '/usage?from=2000-01-01&to=2000-01-31')).body;
     assert.equal(empty.totalCount, 0);
     assert.equal(empty.p99Latency, 0);
+    assert.deepEqual(empty.days, []);
   });
 });
 

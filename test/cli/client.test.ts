@@ -113,7 +113,7 @@ test('upload --create: each file goes through its states; the invalid one fails 
     assert.deepEqual(seen.slice(0, 3), ['uploading', 'uploaded', 'pending'], `${label}: ${r.stdout}`);
     assert.equal(seen.at(-1), 'completed', r.stdout);
     assert.ok(seen.slice(3, -1).every((x) => x === 'processing'), `only processing in between: ${seen}`);
-    assert.match(r.stdout, new RegExp(`^${label.replace(/[[\]/.]/g, '\\$&')}: completed \\(\\d+\\.\\ds\\): snapshot ${UUID}$`, 'm'));
+    assert.match(r.stdout, new RegExp(`^${label.replace(/[[\]/.]/g, '\\$&')}: completed \\(\\d+\\.\\ds\\): snapshot ${UUID}, speaker "${MIND}"$`, 'm'));
   }
   assert.deepEqual(states(r.stdout, '[2/3] noise.bin'), ['uploading', 'failed']);
   assert.match(r.stdout, /^\[2\/3\] noise\.bin: failed \(\d+\.\ds\): 400 VALIDATION_FAILED: Unsupported file type/m);

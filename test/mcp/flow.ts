@@ -47,6 +47,7 @@ export const TOOLS = [
   'get_snapshot_status',
   'list_snapshots',
   'search_minds',
+  'set_snapshot_speaker',
   'simulate',
   'upload_file_to_signed_url',
   'upload_text_to_signed_url',
@@ -120,10 +121,11 @@ export async function addTranscript(mcp: Client, mindId: string, file: typeof TR
   const snapshotId: string = snap.data.mindAssessmentId;
   assert.match(snapshotId, /^[0-9a-f-]{36}$/);
   assert.match(snap.text, /get_snapshot_status/);
+  assert.equal(snap.data.fileName, file.fileName);
   const status = await waitForSnapshot(mcp, mindId, snapshotId);
   assert.equal(status.data.status, 'completed', status.text);
   assert.equal(status.data.fileName, file.fileName);
-  return { snapshotId, status };
+  return { snapshotId, status, created: snap };
 }
 
 /** create_mind, then the debate as its first snapshot. Checks what each step answers. */
@@ -137,6 +139,8 @@ export async function buildMind(mcp: Client, upload: Upload): Promise<BuiltMind>
   const { snapshotId, status } = await addTranscript(mcp, mindId, TRANSCRIPT, upload, { mindsetDate: '2012-10-03' });
   assert.equal(status.data.mindSpeaker, PERSON);
   assert.equal(status.data.speakersLabelled, true);
+  assert.equal(status.data.speakerWarning, null);
+  assert.equal(status.data.attribution, 'name');
   assert.deepEqual([...status.data.otherSpeakers].sort(), OTHERS);
   assert.ok(status.data.mindWords > 1000, `${status.data.mindWords} words`);
   assert.match(status.text, new RegExp(`words of "${PERSON}"`));
@@ -163,6 +167,8 @@ export async function useMind(mcp: Client, { mindId, snapshotId }: BuiltMind): P
     [[snapshotId, 'completed', TRANSCRIPT.fileName, PERSON, true]],
   );
   assert.match(snaps.text, new RegExp(`2012-10-03 2012-10-03\\.said\\.txt: completed — \\d+ words of "${PERSON}"`));
+  assert.ok(snaps.data.snapshots[0].mindWords > 1000);
+  assert.equal(snaps.data.snapshots[0].speakerWarning, null);
 
   const profile = await call(mcp, 'get_mind_profile', { mindId });
   assert.ok(Buffer.byteLength(profile.text) < 4096, `profile text is ${Buffer.byteLength(profile.text)} bytes`);
@@ -175,12 +181,15 @@ export async function useMind(mcp: Client, { mindId, snapshotId }: BuiltMind): P
   assert.ok(profile.data.findings.length > 0);
   for (const f of profile.data.findings) assert.ok(saidBy(turns, f.quote), `finding quotes him: ${f.quote}`);
   assert.match(profile.text, /Big Five \(percentile, confidence\)/);
+  assert.deepEqual(profile.data.unlabelledFiles, []);
+  assert.doesNotMatch(profile.text, /name no speakers/);
 
   const first = await call(mcp, 'simulate', { mindId, message: 'What would you do about taxes for the middle class?', snapshotId });
   assert.match(first.data.answer, /tax/i);
   assert.ok(first.data.evidence.length > 0, first.text);
   for (const e of first.data.evidence) {
     assert.equal(e.snapshotId, snapshotId);
+    assert.deepEqual([e.fileName, e.speakersLabelled], [TRANSCRIPT.fileName, true]);
     assert.ok(saidBy(turns, e.quote), `quote is his, never Romney's or Lehrer's: ${e.quote}`);
   }
   assert.match(first.text, new RegExp(`conversationId: ${first.data.conversationId}`));

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
-import { addTranscript, buildMind, call, callFails, CAPTIONS, checkEdgeCases, checkToolList, PERSON, useMind, type BuiltMind } from './flow.ts';
+import { addTranscript, buildMind, call, callFails, CAPTIONS, checkEdgeCases, checkToolList, PERSON, useMind, waitForSnapshot, type BuiltMind } from './flow.ts';
 
 let s: TestServer;
 let mcp: Client;
@@ -58,18 +58,57 @@ test('an assistant builds a mind from a transcript, reads it and holds a convers
   assert.equal(stored.body.simulation.mindAssessmentId, built.snapshotId);
 });
 
-test('auto-captions PUT by the assistant itself: the snapshot is flagged, every voice counts as the mind', async () => {
-  const { snapshotId, status } = await addTranscript(mcp, built.mindId, CAPTIONS, async (signed, file) => {
+test('auto-captions PUT by the assistant itself: flagged at once and by every tool, every voice counts as the mind', async () => {
+  const { snapshotId, status, created } = await addTranscript(mcp, built.mindId, CAPTIONS, async (signed, file) => {
     const put = await fetch(signed.signedUrl, { method: 'PUT', headers: { 'content-type': file.contentType }, body: await readFile(file.file) });
     assert.equal(put.status, 200, await put.clone().text());
   });
+  // An auto-caption track is known for what it is as soon as the snapshot is created.
+  assert.equal(created.data.speakersLabelled, false);
+  assert.match(created.text, /Warning: .*every voice in this file counts as Barack H Obama/);
   assert.equal(status.data.speakersLabelled, false);
-  assert.match(status.text, /captions\.vtt names no speakers/);
-  assert.match(status.text, /every voice in it counts as this mind/);
+  assert.match(status.data.speakerWarning, /every voice in this file counts as Barack H Obama/);
+  assert.match(status.text, /Warning: The file names no speakers/);
+
   const snaps = await call(mcp, 'list_snapshots', { mindId: built.mindId });
   const row = snaps.data.snapshots.find((r: { id: string }) => r.id === snapshotId);
   assert.equal(row.speakersLabelled, false);
-  assert.match(snaps.text, /captions\.vtt: completed — every voice counts as the mind \(no speaker names\)/);
+  assert.match(row.speakerWarning, /every voice in this file counts as Barack H Obama/);
+  assert.match(snaps.text, /captions\.vtt: completed — names no speakers: every voice in it counts as the mind/);
+
+  const profile = await call(mcp, 'get_mind_profile', { mindId: built.mindId });
+  assert.deepEqual(profile.data.unlabelledFiles, ['captions.vtt']);
+  assert.match(profile.text, /Warning: 1 file behind this profile name no speakers \(captions\.vtt\): every voice in them counts as Barack H Obama/);
+  assert.ok(Buffer.byteLength(profile.text) < 4096);
+
+  // Quotes say which file they come from, and whether that file named its speakers.
+  const answer = await call(mcp, 'simulate', { mindId: built.mindId, message: 'What about jobs and the economy?' });
+  assert.ok(answer.data.evidence.length > 0);
+  for (const e of answer.data.evidence) {
+    const fromCaptions = e.snapshotId === snapshotId;
+    assert.deepEqual([e.fileName, e.speakersLabelled], fromCaptions ? ['captions.vtt', false] : ['2012-10-03.said.txt', true]);
+  }
+  if (answer.data.evidence.some((e: { snapshotId: string }) => e.snapshotId === snapshotId)) assert.match(answer.text, /this file names no speakers, so the quote may be someone else’s/);
+});
+
+test('set_snapshot_speaker re-attributes a file to another of its speakers, matched by prefix', async () => {
+  const { mindId, snapshotId } = built;
+  const unknown = await callFails(mcp, 'set_snapshot_speaker', { mindId, snapshotId, speaker: 'Candy Crowley' });
+  assert.match(unknown, /400 VALIDATION_FAILED: No speaker "Candy Crowley" in this transcript; the speakers are: .*Jim Lehrer/);
+
+  const moved = await call(mcp, 'set_snapshot_speaker', { mindId, snapshotId, speaker: 'jim' });
+  assert.deepEqual([moved.data.speaker, moved.data.reprocessing], ['Jim Lehrer', true]);
+  assert.match(moved.text, /get_snapshot_status/);
+  let status = await waitForSnapshot(mcp, mindId, snapshotId);
+  assert.deepEqual([status.data.status, status.data.mindSpeaker, status.data.attribution], ['completed', 'Jim Lehrer', 'requested']);
+
+  // Back to the candidate, by his name's first word.
+  assert.equal((await call(mcp, 'set_snapshot_speaker', { mindId, snapshotId, speaker: 'barack' })).data.speaker, PERSON);
+  status = await waitForSnapshot(mcp, mindId, snapshotId);
+  assert.equal(status.data.mindSpeaker, PERSON);
+  const again = await call(mcp, 'set_snapshot_speaker', { mindId, snapshotId, speaker: PERSON });
+  assert.equal(again.data.reprocessing, false);
+  assert.match(again.text, /nothing changed/);
 });
 
 test('tool errors are clear tool results, not protocol errors; lists page', async () => {

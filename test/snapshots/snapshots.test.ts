@@ -110,7 +110,7 @@ describe('snapshots: upload and processing', () => {
     const details = (await s.api('GET', `/minds/${obama.id}/snapshots/${ok.body.mindAssessmentId}`)).body;
     assert.equal(details.attribution, 'requested');
     assert.equal(details.mindSpeaker, 'Candy Crowley');
-    assert.match(details.attributionNote, /“Candy Crowley” was chosen at upload/);
+    assert.match(details.attributionNote, /“Candy Crowley” was chosen as the mind’s speaker \(at upload, or afterwards\)/);
     assert.equal((await s.api('DELETE', `/minds/${obama.id}/snapshots/${ok.body.mindAssessmentId}`)).status, 200);
   });
 

@@ -15,6 +15,7 @@ export type {
   Simulation,
   SimulationWithMessages,
   Snapshot,
+  SnapshotSpeakers,
   SnapshotStatus,
   TagWithCount,
   Usage,

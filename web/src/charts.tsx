@@ -47,13 +47,15 @@ export interface BarChartProps {
   missing?: string;
   /** Label column for at least this many characters (to line up charts shown together). */
   labelChars?: number;
+  /** Each label on its own line above its bar at every width (long labels, such as operation names). */
+  stacked?: boolean;
 }
 
-export function BarChart({ title, rows, domain, format = (v) => String(v), marker, missing = 'no data', labelChars = 4 }: BarChartProps) {
+export function BarChart({ title, rows, domain, format = (v) => String(v), marker, missing = 'no data', labelChars = 4, stacked: alwaysStacked = false }: BarChartProps) {
   const [ref, width] = useWidth<HTMLDivElement>();
   // Narrow: each label on its own line above its bar. Wide: labels in a column as wide as the
   // longest needs (up to 45%).
-  const stacked = width < 440;
+  const stacked = alwaysStacked || width < 440;
   const longest = Math.max(...rows.map((r) => r.label.length), labelChars) * CHAR + 14;
   const labelW = stacked ? 0 : Math.round(Math.min(longest, Math.max(96, width * 0.45)));
   const valueW = 96;
@@ -188,6 +190,90 @@ export function LineChart({ title, points, domain, format = (v) => String(v) }: 
             not scored
           </text>
         )}
+      </svg>
+    </div>
+  );
+}
+
+export interface DayCount {
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  successCount: number;
+  errorCount: number;
+  totalCount: number;
+}
+
+/** Longest range drawn day by day, days without requests included; longer ones show only the days with requests. */
+const MAX_FILLED_DAYS = 400;
+
+/** Every day from `from` to `to`, with the counts of `days` and zeros elsewhere. */
+function fillDays(from: string, to: string, days: DayCount[]): DayCount[] {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`);
+  const span = Math.round((end - start) / 86_400_000) + 1;
+  if (!(span > 0) || span > MAX_FILLED_DAYS) return days;
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  return Array.from({ length: span }, (_, i) => {
+    const day = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
+    return byDay.get(day) ?? { day, successCount: 0, errorCount: 0, totalCount: 0 };
+  });
+}
+
+/**
+ * Requests per day as stacked columns (succeeded, then failed on top), over every day of the
+ * range. The accessible label states each day with requests and how many days had none.
+ */
+export function DailyChart({ title, from, to, days }: { title: string; from: string; to: string; days: DayCount[] }) {
+  const [ref, width] = useWidth<HTMLDivElement>();
+  const series = fillDays(from, to, days);
+  const height = 170;
+  const left = 40;
+  const right = 8;
+  const top = 10;
+  const bottom = 24;
+  const plotW = Math.max(40, width - left - right);
+  const plotH = height - top - bottom;
+  const max = Math.max(1, ...series.map((d) => d.totalCount));
+  const colW = plotW / Math.max(1, series.length);
+  const barW = Math.max(1, Math.min(28, colW * 0.72));
+  const y = (v: number) => top + plotH - (v / max) * plotH;
+  const text = (d: DayCount) => `${d.day} ${d.totalCount}${d.errorCount ? ` (${d.errorCount} failed)` : ''}`;
+  const busy = series.filter((d) => d.totalCount > 0);
+  const quiet = series.length - busy.length;
+  const summary = `${title}, ${from} to ${to}: ${busy.length ? busy.map(text).join('; ') : 'no requests'}${busy.length && quiet ? `; no requests on the other ${quiet} day${quiet === 1 ? '' : 's'}` : ''}`;
+  // Day labels: the first and the last, and between them as many as fit without touching.
+  const every = Math.max(1, Math.ceil(78 / colW));
+  const labelled = series.map((_, i) => i).filter((i) => i === 0 || i === series.length - 1 || (i % every === 0 && i <= series.length - 1 - every));
+
+  return (
+    <div ref={ref} className="chart">
+      <svg role="img" aria-label={summary} width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
+        <title>{summary}</title>
+        <g className="axis">
+          <line x1={left} x2={width - right} y1={y(0)} y2={y(0)} />
+          <line x1={left} x2={width - right} y1={y(max)} y2={y(max)} className="grid" />
+          <text x={left - 6} y={y(max) + 4} textAnchor="end">
+            {max}
+          </text>
+          <text x={left - 6} y={y(0) + 4} textAnchor="end">
+            0
+          </text>
+          {labelled.map((i) => (
+            <text key={i} x={left + (i + 0.5) * colW} y={height - 6} textAnchor={i === 0 && series.length > 1 ? 'start' : i === series.length - 1 && series.length > 1 ? 'end' : 'middle'}>
+              {series[i]!.day.slice(5)}
+            </text>
+          ))}
+        </g>
+        {series.map((d, i) => {
+          const x = left + (i + 0.5) * colW - barW / 2;
+          return (
+            <g key={d.day} className="day">
+              <title>{`${d.day}: ${d.totalCount} request${d.totalCount === 1 ? '' : 's'}, ${d.errorCount} failed`}</title>
+              {d.successCount > 0 && <rect className="bar" x={x} y={y(d.successCount)} width={barW} height={y(0) - y(d.successCount)} rx={1.5} />}
+              {d.errorCount > 0 && <rect className="bar neg" x={x} y={y(d.totalCount)} width={barW} height={y(d.successCount) - y(d.totalCount)} rx={1.5} />}
+            </g>
+          );
+        })}
       </svg>
     </div>
   );

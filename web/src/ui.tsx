@@ -143,7 +143,12 @@ export function ErrorNote({ error }: { error: string | null | undefined }) {
   ) : null;
 }
 
-/** A table that scrolls sideways in a narrow window. `head`: a label, or [label, className]; '' is the actions column. */
+/**
+ * A data table. On a phone each row becomes a card (style.css, `.table-wrap`): every cell on its
+ * own line, labelled by its column through `data-label`, so no column (Delete, Revoke) is cut
+ * off; wider windows that still cannot fit it scroll it sideways. `head`: a label, or [label,
+ * className]; '' is the actions column, whose header is there for screen readers only.
+ */
 export function Table({ className, head, children }: { className: string; head: (string | [string, string])[]; children: ReactNode }) {
   return (
     <div className="table-wrap">
@@ -152,12 +157,10 @@ export function Table({ className, head, children }: { className: string; head: 
           <tr>
             {head.map((h, i) => {
               const [label, cls] = typeof h === 'string' ? [h, undefined] : h;
-              return label ? (
-                <th key={i} className={cls}>
-                  {label}
+              return (
+                <th key={i} className={cls} scope="col">
+                  {label || <span className="visually-hidden">Actions</span>}
                 </th>
-              ) : (
-                <th key={i} aria-label="Actions" />
               );
             })}
           </tr>
@@ -215,6 +218,15 @@ export function ConfirmButton({ label, confirm, onConfirm, disabled }: { label: 
       <button type="button" className="subtle" onClick={() => setAsking(false)}>
         Cancel
       </button>
+    </span>
+  );
+}
+
+/** The badge of a file that names no speakers (snapshot rows, uploads, the profile): its every voice is in the mind. */
+export function EveryVoiceBadge({ mindName, warning }: { mindName: string; warning?: string | null }) {
+  return (
+    <span className="badge warn" title={warning ?? undefined}>
+      every voice in this file counts as {mindName || 'the mind'}
     </span>
   );
 }

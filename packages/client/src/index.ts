@@ -41,6 +41,9 @@ export type SnapshotDetails = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}
 export type CreatedSnapshot = ResponseOf<'/minds/{mindId}/snapshots', 'post'>;
 export type SignedUploadUrl = ResponseOf<'/minds/{mindId}/signed-url', 'get'>;
 export type SignedUpload = ResponseOf<'/uploads/{token}', 'put'>;
+export type SnapshotSpeakers = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/speakers', 'get'>;
+export type SnapshotSpeaker = SnapshotSpeakers['speakers'][number];
+export type SetSpeakerResult = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/speaker', 'put'>;
 export type Psychometric = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/psychometrics', 'get'>['psychometrics'][number];
 export type KeyTopic = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/topic-analysis', 'get'>['keyTopics'][number];
 export type Finding = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/findings', 'get'>['findings'][number];
@@ -273,6 +276,17 @@ export class MindprintClient {
   deleteSnapshot(mindId: string, snapshotId: string): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}', 'delete'>> {
     return this.request('DELETE', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}`);
   }
+  /** The speaker labels of a snapshot's file with their words and sample lines, and which one is the mind. */
+  listSnapshotSpeakers(mindId: string, snapshotId: string): Promise<SnapshotSpeakers> {
+    return this.request('GET', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/speakers`);
+  }
+  /**
+   * Makes another speaker label of the file the mind (matched ignoring case, by prefix or name) and
+   * processes the snapshot again; follow it with waitForSnapshot when `reprocessing` is true.
+   */
+  setSnapshotSpeaker(mindId: string, snapshotId: string, speaker: string): Promise<SetSpeakerResult> {
+    return this.request('PUT', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/speaker`, { body: { speaker } });
+  }
   linkSnapshot(mindId: string, snapshotId: string, linked = true): Promise<ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/link', 'post'>> {
     return this.request('POST', `/minds/${enc(mindId)}/snapshots/${enc(snapshotId)}/${linked ? 'link' : 'unlink'}`);
   }
@@ -337,7 +351,8 @@ export class MindprintClient {
       if (!res.body || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
         throw new MindprintApiError(res.status, 'UNEXPECTED_RESPONSE', `Expected text/event-stream, got ${res.headers.get('content-type') ?? 'no content type'}`, await res.text().catch(() => null));
       }
-      for await (const msg of parseEventStream(res.body, controller.signal)) {
+      const messages = parseEventStream(res.body, controller.signal);
+      for await (const msg of messages) {
         if (msg.event !== 'start' && msg.event !== 'delta' && msg.event !== 'done' && msg.event !== 'error') continue;
         let data: unknown;
         try {
@@ -345,8 +360,15 @@ export class MindprintClient {
         } catch {
           throw new MindprintApiError(res.status, 'UNEXPECTED_RESPONSE', `Event "${msg.event}" carried data that is not JSON`, msg.data);
         }
+        if (msg.event === 'done' || msg.event === 'error') {
+          // The service ends the stream right after its last event: read it to the end before
+          // handing that event over, so the abort below finds a finished response instead of
+          // cutting one the consumer has stopped reading (a browser logs that as net::ERR_ABORTED).
+          await readToEnd(messages, STREAM_END_WAIT_MS);
+          yield { event: msg.event, data } as SimulateStreamEvent;
+          return;
+        }
         yield { event: msg.event, data } as SimulateStreamEvent;
-        if (msg.event === 'done' || msg.event === 'error') return;
       }
       throw new MindprintApiError(res.status, 'STREAM_ENDED', 'The event stream ended without a done or error event', null);
     } finally {
@@ -381,6 +403,27 @@ export class MindprintClient {
   }
   getUsage(query: QueryOf<'/usage', 'get'> = {}): Promise<Usage> {
     return this.request('GET', '/usage', { query });
+  }
+}
+
+/** How long a stream may stay open after its last event before it is cut anyway. */
+const STREAM_END_WAIT_MS = 2_000;
+
+/** Reads what is left of an event stream (nothing, normally) until it ends, for at most `ms`. */
+async function readToEnd(messages: AsyncIterator<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<{ done: true }>((resolve) => (timer = setTimeout(() => resolve({ done: true }), ms)));
+  try {
+    for (;;) {
+      const next = messages.next();
+      // Left pending when the wait runs out; the abort that follows settles it.
+      next.catch(() => {});
+      if ((await Promise.race([next, timeout])).done) return;
+    }
+  } catch {
+    // The stream failed after its last event: nothing of it is lost.
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -1860,7 +1860,7 @@ export interface paths {
         };
         /**
          * List snapshots of a mind
-         * @description Newest `mindsetDate` first.
+         * @description Newest `mindsetDate` first. Each row names its file, the speaker taken to be the mind and their words, and flags a file that names no speakers (`speakersLabelled: false`, `speakerWarning`).
          */
         get: {
             parameters: {
@@ -1904,6 +1904,11 @@ export interface paths {
                                 digitalTwinId: string | null;
                                 /** @description Why processing failed (null unless failed) */
                                 error: string | null;
+                                /**
+                                 * @description Name of the uploaded file
+                                 * @example debate.vtt
+                                 */
+                                fileName: string;
                                 findingCount: number;
                                 /**
                                  * Format: uuid
@@ -1923,7 +1928,21 @@ export interface paths {
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
                                 mindsetDate: string;
+                                /**
+                                 * @description The speaker label taken to be the mind (null until processed)
+                                 * @example Lenny Rachitsky
+                                 */
+                                mindSpeaker: string | null;
+                                /** @description Words of the mind’s own turns (0 until processed) */
+                                mindWords: number;
                                 psychometricCount: number;
+                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                                speakersLabelled: boolean | null;
+                                /**
+                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                                 */
+                                speakerWarning: string | null;
                                 /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
@@ -2032,7 +2051,7 @@ export interface paths {
         put?: never;
         /**
          * Create a memory bank snapshot
-         * @description multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` (uploaded through a signed URL), and optionally `mindsetDate` (ISO 8601 date or date-time, default now; a date is midnight UTC, a date-time without a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), `speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413; an artifact whose upload is still being received or checked → 409.
+         * @description multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` (uploaded through a signed URL), and optionally `mindsetDate` (ISO 8601 date or date-time, default now; a date is midnight UTC, a date-time without a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), `speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413; an artifact whose upload is still being received or checked → 409. Beside the spec’s `message`, `mindAssessmentId` and `artifactId`, the answer says what can be told of the file’s speakers before it is processed (`speakersLabelled`, `speakerWarning`: an auto-caption track names no speakers, so every voice in it would count as the mind); the status answer says it for every file once processed. `speaker` is matched ignoring case, by a unique prefix or by name; a label it does not name, or names ambiguously, is a 400 listing the file’s `speakers` (and the `candidates`).
          */
         post: {
             parameters: {
@@ -2057,6 +2076,13 @@ export interface paths {
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
                             artifactId: string;
+                            /**
+                             * @description Detected from the bytes
+                             * @enum {string}
+                             */
+                            fileKind: "vtt" | "srt" | "docx" | "pdf" | "txt";
+                            /** @example debate.vtt */
+                            fileName: string;
                             /** @example Snapshot created; processing has started */
                             message: string;
                             /**
@@ -2064,6 +2090,15 @@ export interface paths {
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
                             mindAssessmentId: string;
+                            /** @description The label the `speaker` field named in the file (matched by case, prefix or name), or what was sent when the labels could not be read in time (the processing checks it); null without `speaker` */
+                            speaker: string | null;
+                            /** @description Known at once only when the upload can tell without processing: `false` for an auto-caption track (a WebVTT file with word timings and no voice tags), and true/false when the upload read the labels to check `speaker`. Otherwise null: the status answer (GET …/status) says once the file is processed. */
+                            speakersLabelled: boolean | null;
+                            /**
+                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                             */
+                            speakerWarning: string | null;
                         };
                     };
                 };
@@ -2300,7 +2335,7 @@ export interface paths {
                              */
                             artifactId: string;
                             /**
-                             * @description How the mind’s speaker was chosen: the `speaker` field, a match of the mind’s name, or the speaker with the most words
+                             * @description How the mind’s speaker was chosen: the `speaker` field (at upload, or PUT …/speaker), a match of the mind’s name, or the speaker with the most words
                              * @enum {string|null}
                              */
                             attribution: "requested" | "name" | "inferred" | null;
@@ -2326,6 +2361,11 @@ export interface paths {
                             digitalTwinId: string | null;
                             /** @description Why processing failed (null unless failed) */
                             error: string | null;
+                            /**
+                             * @description Name of the uploaded file
+                             * @example debate.vtt
+                             */
+                            fileName: string;
                             findingCount: number;
                             /**
                              * Format: uuid
@@ -2345,8 +2385,12 @@ export interface paths {
                              * @example 2026-11-22T13:00:00.000Z
                              */
                             mindsetDate: string;
-                            /** @description The speaker label taken to be the mind */
+                            /**
+                             * @description The speaker label taken to be the mind (null until processed)
+                             * @example Lenny Rachitsky
+                             */
                             mindSpeaker: string | null;
+                            /** @description Words of the mind’s own turns (0 until processed) */
                             mindWords: number;
                             psychometricCount: number;
                             psychometrics?: {
@@ -2397,6 +2441,11 @@ export interface paths {
                             }[];
                             /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
                             speakersLabelled: boolean | null;
+                            /**
+                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                             */
+                            speakerWarning: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T13:00:00.000Z
@@ -2852,6 +2901,11 @@ export interface paths {
                                 digitalTwinId: string | null;
                                 /** @description Why processing failed (null unless failed) */
                                 error: string | null;
+                                /**
+                                 * @description Name of the uploaded file
+                                 * @example debate.vtt
+                                 */
+                                fileName: string;
                                 findingCount: number;
                                 /**
                                  * Format: uuid
@@ -2871,7 +2925,21 @@ export interface paths {
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
                                 mindsetDate: string;
+                                /**
+                                 * @description The speaker label taken to be the mind (null until processed)
+                                 * @example Lenny Rachitsky
+                                 */
+                                mindSpeaker: string | null;
+                                /** @description Words of the mind’s own turns (0 until processed) */
+                                mindWords: number;
                                 psychometricCount: number;
+                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                                speakersLabelled: boolean | null;
+                                /**
+                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                                 */
+                                speakerWarning: string | null;
                                 /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
@@ -3150,6 +3218,445 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/minds/{mindId}/snapshots/{snapshotId}/speaker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the mind’s speaker of a snapshot
+         * @description Re-attributes the snapshot to another speaker label of its file (matched ignoring case, by a unique prefix such as "Lenny" → "Lenny Rachitsky", or by name) and processes it again: it goes back to `pending`, its memory and analysis are replaced when it completes (follow it with …/status). The label that already is the mind’s changes nothing (`reprocessing: false`). Works on completed and failed snapshots; 409 while it is pending or processing. A label the file does not have, or an ambiguous one, is a 400 listing the `speakers` (and `candidates`).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    snapshotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")
+                         * @example Lenny
+                         */
+                        speaker: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @description True when the snapshot went back to `pending` to be processed again with this speaker; false when it already was the mind’s speaker */
+                            reprocessing: boolean;
+                            snapshot: {
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                artifactId: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                completedAt: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                digitalTwinId: string | null;
+                                /** @description Why processing failed (null unless failed) */
+                                error: string | null;
+                                /**
+                                 * @description Name of the uploaded file
+                                 * @example debate.vtt
+                                 */
+                                fileName: string;
+                                findingCount: number;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                keyTopicCount: number;
+                                /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
+                                linked: boolean;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                mindId: string;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                mindsetDate: string;
+                                /**
+                                 * @description The speaker label taken to be the mind (null until processed)
+                                 * @example Lenny Rachitsky
+                                 */
+                                mindSpeaker: string | null;
+                                /** @description Words of the mind’s own turns (0 until processed) */
+                                mindWords: number;
+                                psychometricCount: number;
+                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                                speakersLabelled: boolean | null;
+                                /**
+                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                                 */
+                                speakerWarning: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                startedAt: string | null;
+                                /**
+                                 * @example completed
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "processing" | "completed" | "failed";
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description The label now taken to be the mind (or, for a failed snapshot whose labels could not be read in time, what was sent; processing checks it) */
+                            speaker: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Speakers of a snapshot
+         * @description The speaker labels of the snapshot’s file, in order of first appearance, with their turns, words and up to three of their lines, and which one is the mind. A failed snapshot’s labels are read from its file again (no counts or lines). 409 while the snapshot is pending or processing.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    mindId: string;
+                    snapshotId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string|null} */
+                            attribution: "requested" | "name" | "inferred" | null;
+                            /**
+                             * @description The speaker label taken to be the mind (null until processed)
+                             * @example Lenny Rachitsky
+                             */
+                            mindSpeaker: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            snapshotId: string;
+                            /** @description In order of first appearance */
+                            speakers: {
+                                isMind: boolean;
+                                /** @example Lenny Rachitsky */
+                                label: string;
+                                /** @description Up to three of the speaker’s lines (their first substantial turns, cut at 200 characters) */
+                                samples: string[];
+                                /** @description Null for a failed snapshot, whose labels are read from the file again */
+                                turns: number | null;
+                                /** @description Null for a failed snapshot */
+                                words: number | null;
+                            }[];
+                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                            speakersLabelled: boolean | null;
+                            /**
+                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                             */
+                            speakerWarning: string | null;
+                            /**
+                             * @example completed
+                             * @enum {string}
+                             */
+                            status: "pending" | "processing" | "completed" | "failed";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/minds/{mindId}/snapshots/{snapshotId}/status": {
         parameters: {
             query?: never;
@@ -3159,7 +3666,7 @@ export interface paths {
         };
         /**
          * Snapshot processing status
-         * @description pending → processing → completed | failed; `error` says why a snapshot failed.
+         * @description pending → processing → completed | failed; `error` says why a snapshot failed. Beside the spec’s fields: once processed, `mindSpeaker` (the label taken to be the mind), `speakersLabelled` and `speakerWarning` (false / a sentence when the file names no speakers, so every voice in it counts as the mind).
          */
         get: {
             parameters: {
@@ -3196,6 +3703,18 @@ export interface paths {
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
                             mindId: string;
+                            /**
+                             * @description The speaker label taken to be the mind (null until processed)
+                             * @example Lenny Rachitsky
+                             */
+                            mindSpeaker: string | null;
+                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                            speakersLabelled: boolean | null;
+                            /**
+                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                             */
+                            speakerWarning: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T13:00:00.000Z
@@ -3516,6 +4035,11 @@ export interface paths {
                                 digitalTwinId: string | null;
                                 /** @description Why processing failed (null unless failed) */
                                 error: string | null;
+                                /**
+                                 * @description Name of the uploaded file
+                                 * @example debate.vtt
+                                 */
+                                fileName: string;
                                 findingCount: number;
                                 /**
                                  * Format: uuid
@@ -3535,7 +4059,21 @@ export interface paths {
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
                                 mindsetDate: string;
+                                /**
+                                 * @description The speaker label taken to be the mind (null until processed)
+                                 * @example Lenny Rachitsky
+                                 */
+                                mindSpeaker: string | null;
+                                /** @description Words of the mind’s own turns (0 until processed) */
+                                mindWords: number;
                                 psychometricCount: number;
+                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                                speakersLabelled: boolean | null;
+                                /**
+                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                                 */
+                                speakerWarning: string | null;
                                 /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
@@ -6352,6 +6890,14 @@ export interface paths {
                              * @example 4.2
                              */
                             averageLatency: number;
+                            /** @description Requests per UTC day, oldest first; days without requests are left out */
+                            days: {
+                                /** @example 2026-11-01 */
+                                day: string;
+                                errorCount: number;
+                                successCount: number;
+                                totalCount: number;
+                            }[];
                             errorCount: number;
                             /** @example 2026-11-01 */
                             from: string;

@@ -35,10 +35,11 @@ const CompactProfile = {
   style: z.record(z.string(), z.number().nullable()).describe('Communication-style measures (see the service’s analysis README)'),
   topics: z.array(z.object({ label: z.string(), keywords: z.array(z.string()), share: z.number().describe('Of the person’s words'), sentiment: z.number().describe('−1 to 1') })),
   findings: z.array(z.object({ kind: z.string(), statement: z.string(), quote: z.string(), mindsetDate: z.string() })),
+  unlabelledFiles: z.array(z.string()).describe('Files behind the profile that name no speakers: every voice in them counts as this person'),
 };
 type CompactProfile = z.infer<z.ZodObject<typeof CompactProfile>>;
 
-export function compactProfile(mindId: string, name: string, p: MindProfile['profile']): CompactProfile {
+export function compactProfile(mindId: string, name: string, p: MindProfile['profile'], unlabelledFiles: string[]): CompactProfile {
   const distinct = (t: { percentile: number | null; score: number | null }) => Math.abs((t.percentile ?? (t.score ?? 0.5) * 100) - 50);
   return {
     mindId,
@@ -58,6 +59,7 @@ export function compactProfile(mindId: string, name: string, p: MindProfile['pro
     style: Object.fromEntries(Object.entries(p.style).map(([k, v]) => [k, round(v)])),
     topics: p.keyTopics.slice(0, TOP_TOPICS).map((t) => ({ label: t.label, keywords: t.keywords.slice(0, TOPIC_KEYWORDS), share: round(t.share, 3)!, sentiment: round(t.sentiment)! })),
     findings: p.findings.slice(0, TOP_FINDINGS).map((f) => ({ kind: f.kind, statement: oneLine(f.statement, QUOTE_CHARS), quote: oneLine(f.quote, QUOTE_CHARS), mindsetDate: f.mindsetDate.slice(0, 10) })),
+    unlabelledFiles,
   };
 }
 
@@ -72,6 +74,10 @@ export function profileText(c: CompactProfile): string {
   if (c.emotions.length) lines.push(`Strongest emotions: ${c.emotions.map((e) => e.name).join(', ')}.`);
   if (c.topics.length) lines.push(`Topics: ${c.topics.map((t) => `${t.label} (${Math.round(t.share * 100)}%: ${t.keywords.join(', ')})`).join('; ')}.`);
   if (c.findings.length) lines.push('Findings:', ...c.findings.map((f) => `- [${f.kind}] ${f.statement} — "${f.quote}"`));
+  if (c.unlabelledFiles.length) {
+    const files = c.unlabelledFiles.slice(0, 5).join(', ') + (c.unlabelledFiles.length > 5 ? ', …' : '');
+    lines.push(`Warning: ${plural(c.unlabelledFiles.length, 'file')} behind this profile name no speakers (${files}): every voice in them counts as ${c.name}, so other people's words may be in it.`);
+  }
   return lines.join('\n');
 }
 
@@ -83,14 +89,18 @@ export function registerProfileTool(server: McpServer, ctx: ToolContext): void {
     {
       title: 'Get a mind’s profile',
       description:
-        'A compact profile of the person from their completed, linked snapshots: Big Five traits with confidence, strongest emotions, communication style, top topics and a few findings quoted from their own words.',
+        'A compact profile of the person from their completed, linked snapshots: Big Five traits with confidence, strongest emotions, communication style, top topics and a few findings quoted from their own words; ' +
+        'a warning names the files that name no speakers (their every voice counts as the person).',
       input: { mindId: uuid('The mind id (from get_all_minds or search_minds)') },
       output: CompactProfile,
       annotations: READ_ONLY,
     },
     async ({ mindId }) => {
-      const { name, profile } = await ctx.client().getProfile(mindId);
-      const compact = compactProfile(mindId, name, profile);
+      const client = ctx.client();
+      const [{ name, profile }, { snapshots }] = await Promise.all([client.getProfile(mindId), client.listSnapshots(mindId)]);
+      // The profile rests on the linked, completed snapshots.
+      const unlabelled = snapshots.filter((s) => s.linked && s.status === 'completed' && s.speakersLabelled === false).map((s) => s.fileName);
+      const compact = compactProfile(mindId, name, profile, unlabelled);
       return { text: profileText(compact), data: compact };
     },
   );

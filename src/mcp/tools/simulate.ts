@@ -6,16 +6,40 @@ import { defineTool, oneLine, uuid, type ToolContext } from './define.ts';
 
 const QUOTE_CHARS = 400;
 
-export function simulationText(r: SimulateResult): string {
+interface FileOf {
+  fileName: string;
+  speakersLabelled: boolean | null;
+}
+
+export function simulationText(r: SimulateResult, files: Map<string, FileOf>): string {
   const lines = [r.message, ''];
   if (r.evidence.length) {
     lines.push('Evidence (the person’s own words the answer rests on):');
-    r.evidence.forEach((e, i) => lines.push(`${i + 1}. "${oneLine(e.quote, QUOTE_CHARS)}" (snapshot ${e.snapshotId})`));
+    r.evidence.forEach((e, i) => {
+      const file = files.get(e.snapshotId);
+      const flag = file?.speakersLabelled === false ? '; this file names no speakers, so the quote may be someone else’s' : '';
+      lines.push(`${i + 1}. "${oneLine(e.quote, QUOTE_CHARS)}" (${file ? file.fileName : 'snapshot'} ${e.snapshotId}${flag})`);
+    });
   } else {
     lines.push('Evidence: none (nothing this person said matched the message).');
   }
   lines.push('', `conversationId: ${r.conversationId} (pass it to continue this conversation)`);
   return lines.join('\n');
+}
+
+/**
+ * The file of each quoted snapshot and whether it names its speakers (one list read). The answer is
+ * stored already: if the list cannot be read, the quotes go without their files rather than the
+ * answer being lost to an error.
+ */
+async function filesOf(ctx: ToolContext, mindId: string, r: SimulateResult): Promise<Map<string, FileOf>> {
+  if (!r.evidence.length) return new Map();
+  try {
+    const { snapshots } = await ctx.client().listSnapshots(mindId);
+    return new Map(snapshots.map((s) => [s.id, { fileName: s.fileName, speakersLabelled: s.speakersLabelled }]));
+  } catch {
+    return new Map();
+  }
 }
 
 export function registerSimulateTool(server: McpServer, ctx: ToolContext): void {
@@ -37,7 +61,16 @@ export function registerSimulateTool(server: McpServer, ctx: ToolContext): void 
       },
       output: {
         answer: z.string().describe('The person’s answer, in the first person'),
-        evidence: z.array(z.object({ quote: z.string().describe('Verbatim'), snapshotId: z.string(), turnId: z.string(), startMs: z.number().nullable() })),
+        evidence: z.array(
+          z.object({
+            quote: z.string().describe('Verbatim'),
+            snapshotId: z.string(),
+            turnId: z.string(),
+            startMs: z.number().nullable(),
+            fileName: z.string().nullable(),
+            speakersLabelled: z.boolean().nullable().describe('false: the quote’s file names no speakers, so it may be someone else’s words'),
+          }),
+        ),
         conversationId: z.string().describe('Pass it back to continue the conversation'),
         simulationId: z.string(),
         model: z.string(),
@@ -49,11 +82,15 @@ export function registerSimulateTool(server: McpServer, ctx: ToolContext): void 
         { mindId, scenario: { message }, ...(conversationId ? { conversationId } : {}), ...(snapshotId ? { snapshotId } : {}), ...(model ? { selectedSimulationModel: model } : {}) },
         { signal },
       );
+      const files = await filesOf(ctx, mindId, r);
       return {
-        text: simulationText(r),
+        text: simulationText(r, files),
         data: {
           answer: r.message,
-          evidence: r.evidence.map((e) => ({ quote: e.quote, snapshotId: e.snapshotId, turnId: e.turnId, startMs: e.startMs })),
+          evidence: r.evidence.map((e) => {
+            const file = files.get(e.snapshotId);
+            return { quote: e.quote, snapshotId: e.snapshotId, turnId: e.turnId, startMs: e.startMs, fileName: file?.fileName ?? null, speakersLabelled: file?.speakersLabelled ?? null };
+          }),
           conversationId: r.conversationId,
           simulationId: r.simulationId,
           model: r.model,

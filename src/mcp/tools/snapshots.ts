@@ -1,26 +1,24 @@
 /**
- * create_snapshot, get_snapshot_status and list_snapshots: a snapshot is one transcript processed
- * into the mind's memory bank. Each says which file it came from and whose words were taken to be
- * the mind's, and flags a file that names no speakers (every voice in it counts as the mind).
+ * create_snapshot, get_snapshot_status, list_snapshots and set_snapshot_speaker: a snapshot is one
+ * transcript processed into the mind's memory bank. Each says which file it came from and whose
+ * words were taken to be the mind's, and flags a file that names no speakers (every voice in it
+ * counts as the mind) with the service's own warning; set_snapshot_speaker fixes the attribution.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SnapshotWaitError, type MindprintClient, type SnapshotDetails, type SnapshotStatus } from '@mindprint/client';
+import { SnapshotWaitError, type Snapshot, type SnapshotDetails, type SnapshotStatus } from '@mindprint/client';
 import { CREATES, defineTool, plural, READ_ONLY, uuid, type ToolContext } from './define.ts';
 
 const mindId = uuid('The mind id (from get_all_minds, search_minds or create_mind)');
+const snapshotId = uuid('The snapshot id (mindAssessmentId from create_snapshot, or from list_snapshots)');
 const MAX_WAIT_SECONDS = 50;
 const Status = z.enum(['pending', 'processing', 'completed', 'failed']).describe('Only completed snapshots feed the mind');
 
-/** How the mind's words were told apart from the others' in one file (known once processed). */
-const Attribution = {
-  fileName: z.string(),
-  mindSpeaker: z.string().nullable().describe('The speaker label taken to be the mind'),
-  attribution: z.enum(['requested', 'name', 'inferred']).nullable().describe('How it was chosen: requested (the speaker argument), name (matched the mind’s name) or inferred (the speaker with the most words)'),
-  speakersLabelled: z.boolean().nullable().describe('false: the file names no speakers, so every voice in it counts as the mind'),
-  attributionNote: z.string().nullable(),
-  mindWords: z.number().describe('Words of the mind in this file'),
-  otherSpeakers: z.array(z.string()).describe('The other speaker labels of the file, most words first'),
+/** The flag of a file without speaker names, as the service words it (null unless flagged). */
+const Speakers = {
+  mindSpeaker: z.string().nullable().describe('The speaker label taken to be the mind (null until processed)'),
+  speakersLabelled: z.boolean().nullable().describe('false: the file names no speakers, so every voice in it counts as the mind (null until known)'),
+  speakerWarning: z.string().nullable().describe('Set when speakersLabelled is false: what that means for the mind'),
 };
 
 const SnapshotRow = z.object({
@@ -29,50 +27,53 @@ const SnapshotRow = z.object({
   mindsetDate: z.string(),
   linked: z.boolean().describe('Only linked, completed snapshots feed simulations and the profile'),
   error: z.string().nullable(),
-  ...Attribution,
+  fileName: z.string(),
+  mindWords: z.number().describe('Words of the mind in this file (0 until processed)'),
+  ...Speakers,
 });
 type SnapshotRow = z.infer<typeof SnapshotRow>;
 
-function attributionOf(d: SnapshotDetails) {
-  return {
-    fileName: d.artifact.fileName,
-    mindSpeaker: d.mindSpeaker,
-    attribution: d.attribution,
-    speakersLabelled: d.speakersLabelled,
-    attributionNote: d.attributionNote,
-    mindWords: d.mindWords,
-    otherSpeakers: d.speakers
-      .filter((s) => !s.isMind)
-      .sort((a, b) => b.words - a.words)
-      .map((s) => s.label),
-  };
-}
+export const snapshotRow = (s: Snapshot): SnapshotRow => ({
+  id: s.id,
+  status: s.status,
+  mindsetDate: s.mindsetDate,
+  linked: s.linked,
+  error: s.error,
+  fileName: s.fileName,
+  mindWords: s.mindWords,
+  mindSpeaker: s.mindSpeaker,
+  speakersLabelled: s.speakersLabelled,
+  speakerWarning: s.speakerWarning,
+});
 
-/** The flag every surface shows for a file without speaker names. */
-export const unlabelledWarning = (fileName: string) =>
-  `Warning: ${fileName} names no speakers (auto-captions or an unlabelled document), so every voice in it counts as this mind — interviewers and other guests too.`;
+/** How the mind's words were told apart in a processed file: known from the snapshot's details. */
+const Attribution = {
+  fileName: z.string(),
+  mindWords: z.number(),
+  attribution: z.enum(['requested', 'name', 'inferred']).nullable().describe('How the speaker was chosen: requested (the speaker argument), name (matched the mind’s name) or inferred (the most words)'),
+  otherSpeakers: z.array(z.string()).describe('The file’s other speaker labels, most words first: set_snapshot_speaker can pick one instead'),
+};
 
-function attributionLine(a: ReturnType<typeof attributionOf>): string {
-  if (a.speakersLabelled === false) return unlabelledWarning(a.fileName);
-  if (!a.mindSpeaker) return '';
-  const how = a.attribution === 'requested' ? 'as asked' : a.attribution === 'name' ? 'matched by name' : 'the speaker with the most words';
-  return `${a.mindWords} words of "${a.mindSpeaker}" (${how})${a.otherSpeakers.length ? `; others: ${a.otherSpeakers.slice(0, 5).join(', ')}` : ''}.`;
-}
+const attributionOf = (d: SnapshotDetails) => ({
+  fileName: d.fileName,
+  mindWords: d.mindWords,
+  attribution: d.attribution,
+  otherSpeakers: d.speakers
+    .filter((s) => !s.isMind)
+    .sort((a, b) => b.words - a.words)
+    .map((s) => s.label),
+});
 
-/** A mind's snapshots with their file and attribution (the list rows lack both: one details read each, a few at a time). */
-async function snapshotRows(client: MindprintClient, mind: string): Promise<SnapshotRow[]> {
-  const { snapshots } = await client.listSnapshots(mind);
-  const rows: SnapshotRow[] = new Array(snapshots.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < snapshots.length; i = next++) {
-      const s = snapshots[i]!;
-      const d = await client.getSnapshot(mind, s.id);
-      rows[i] = { id: s.id, status: s.status, mindsetDate: s.mindsetDate, linked: s.linked, error: s.error, ...attributionOf(d) };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(4, snapshots.length) }, worker));
-  return rows;
+const HOW: Record<string, string> = { requested: 'as asked', name: 'matched by name', inferred: 'the speaker with the most words' };
+
+function completedText(id: string, s: SnapshotStatus, a: ReturnType<typeof attributionOf>): string {
+  const lines = [`Snapshot ${id} (${a.fileName}) is completed.`];
+  if (s.speakerWarning) lines.push(`Warning: ${s.speakerWarning}`);
+  else if (s.mindSpeaker) {
+    lines.push(`${a.mindWords} words of "${s.mindSpeaker}" (${HOW[a.attribution ?? ''] ?? 'attributed'})${a.otherSpeakers.length ? `; the others: ${a.otherSpeakers.slice(0, 6).join(', ')}` : ''}.`);
+    if (a.attribution === 'inferred' && a.otherSpeakers.length) lines.push('If that is not the person, set_snapshot_speaker picks another label.');
+  }
+  return lines.join(' ');
 }
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -86,7 +87,7 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
       title: 'Create a snapshot from an uploaded transcript',
       description:
         'Turns an uploaded artifact (get_signed_upload_url, then an upload) into a memory-bank snapshot of the mind and queues its processing. ' +
-        'Answers at once with mindAssessmentId (the snapshot id): follow it with get_snapshot_status until completed.',
+        'Answers at once with mindAssessmentId (the snapshot id): follow it with get_snapshot_status until completed. An auto-caption track is flagged at once (it names no speakers).',
       input: {
         mindId,
         artifactId: uuid('The artifactId from get_signed_upload_url, once its upload is done'),
@@ -97,16 +98,38 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
           .min(1)
           .max(200)
           .optional()
-          .describe('The speaker label in the file that is this person (default: matched by the mind’s name, else the speaker with the most words)'),
+          .describe('The speaker label in the file that is this person, matched ignoring case, by a unique prefix or by name (default: the mind’s name, else the speaker with the most words)'),
       },
-      output: { mindAssessmentId: z.string().describe('The snapshot id'), artifactId: z.string(), status: Status },
+      output: {
+        mindAssessmentId: z.string().describe('The snapshot id'),
+        artifactId: z.string(),
+        status: Status,
+        fileName: z.string(),
+        fileKind: z.string().describe('Detected from the bytes: vtt, srt, docx, pdf or txt'),
+        speaker: z.string().nullable().describe('The label `speaker` resolved to, when given'),
+        speakersLabelled: Speakers.speakersLabelled,
+        speakerWarning: Speakers.speakerWarning,
+      },
       annotations: CREATES,
     },
     async ({ mindId, artifactId, mindsetDate, speaker }) => {
-      const created = await ctx.client().createSnapshotFromArtifact(mindId, { artifactId, mindsetDate, speaker });
+      const c = await ctx.client().createSnapshotFromArtifact(mindId, { artifactId, mindsetDate, speaker });
+      const lines = [`Snapshot ${c.mindAssessmentId} created from ${c.fileName} (${c.fileKind}); processing has started.`];
+      if (c.speaker) lines.push(`The mind is the speaker "${c.speaker}".`);
+      if (c.speakerWarning) lines.push(`Warning: ${c.speakerWarning}`);
+      lines.push(`Next: get_snapshot_status {mindId, snapshotId: "${c.mindAssessmentId}"} until it is completed.`);
       return {
-        text: `Snapshot ${created.mindAssessmentId} created from artifact ${created.artifactId}; processing has started. Next: get_snapshot_status {mindId, snapshotId: "${created.mindAssessmentId}"} until it is completed.`,
-        data: { mindAssessmentId: created.mindAssessmentId, artifactId: created.artifactId, status: 'pending' as const },
+        text: lines.join(' '),
+        data: {
+          mindAssessmentId: c.mindAssessmentId,
+          artifactId: c.artifactId,
+          status: 'pending' as const,
+          fileName: c.fileName,
+          fileKind: c.fileKind,
+          speaker: c.speaker,
+          speakersLabelled: c.speakersLabelled,
+          speakerWarning: c.speakerWarning,
+        },
       };
     },
   );
@@ -118,11 +141,11 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
     {
       title: 'Get a snapshot’s processing status',
       description:
-        'pending → processing → completed | failed (with the reason). Once completed: the file, the speaker taken to be the mind and their word count, and a warning when the file names no speakers. ' +
+        'pending → processing → completed | failed (with the reason). Once completed: the file, the speaker taken to be the mind, their words and the other speakers, and a warning when the file names no speakers. ' +
         `waitSeconds (up to ${MAX_WAIT_SECONDS}) waits for the snapshot to finish before answering.`,
       input: {
         mindId,
-        snapshotId: uuid('The snapshot id (mindAssessmentId from create_snapshot, or from list_snapshots)'),
+        snapshotId,
         waitSeconds: z.number().min(0).max(MAX_WAIT_SECONDS).optional().describe('Wait up to this long for completed or failed (default 0: answer at once)'),
       },
       output: {
@@ -132,6 +155,7 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
         startedAt: z.string().nullable(),
         completedAt: z.string().nullable(),
         error: z.string().nullable(),
+        ...Speakers,
         // Known once the snapshot is completed.
         ...z.object(Attribution).partial().shape,
       },
@@ -139,27 +163,37 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
     },
     async ({ mindId, snapshotId, waitSeconds = 0 }, signal) => {
       const client = ctx.client();
-      let status: SnapshotStatus;
+      let s: SnapshotStatus;
       if (waitSeconds > 0) {
         try {
-          status = await client.waitForSnapshot(mindId, snapshotId, { timeoutMs: waitSeconds * 1000, intervalMs: 250, signal });
+          s = await client.waitForSnapshot(mindId, snapshotId, { timeoutMs: waitSeconds * 1000, intervalMs: 250, signal });
         } catch (err) {
           if (!(err instanceof SnapshotWaitError)) throw err;
-          status = err.status;
+          s = err.status;
         }
       } else {
-        status = await client.getSnapshotStatus(mindId, snapshotId, signal);
+        s = await client.getSnapshotStatus(mindId, snapshotId, signal);
       }
-      const base = { id: status.id, mindId: status.mindId, status: status.status, startedAt: status.startedAt, completedAt: status.completedAt, error: status.error };
-      if (status.status !== 'completed') {
+      const base = {
+        id: s.id,
+        mindId: s.mindId,
+        status: s.status,
+        startedAt: s.startedAt,
+        completedAt: s.completedAt,
+        error: s.error,
+        mindSpeaker: s.mindSpeaker,
+        speakersLabelled: s.speakersLabelled,
+        speakerWarning: s.speakerWarning,
+      };
+      if (s.status !== 'completed') {
         const text =
-          status.status === 'failed'
-            ? `Snapshot ${status.id} failed: ${status.error ?? 'no reason given'}. It feeds nothing; upload a corrected file and create a new snapshot.`
-            : `Snapshot ${status.id} is ${status.status}. Ask again in a few seconds (or pass waitSeconds).`;
+          s.status === 'failed'
+            ? `Snapshot ${s.id} failed: ${s.error ?? 'no reason given'}. It feeds nothing; upload a corrected file and create a new snapshot.`
+            : `Snapshot ${s.id} is ${s.status}. Ask again in a few seconds (or pass waitSeconds).${s.speakerWarning ? ` Warning: ${s.speakerWarning}` : ''}`;
         return { text, data: base };
       }
       const attribution = attributionOf(await client.getSnapshot(mindId, snapshotId));
-      return { text: [`Snapshot ${status.id} (${attribution.fileName}) is completed.`, attributionLine(attribution)].filter(Boolean).join(' '), data: { ...base, ...attribution } };
+      return { text: completedText(s.id, s, attribution), data: { ...base, ...attribution } };
     },
   );
 
@@ -177,14 +211,36 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
       annotations: READ_ONLY,
     },
     async ({ mindId }) => {
-      const rows = await snapshotRows(ctx.client(), mindId);
+      const rows = (await ctx.client().listSnapshots(mindId)).snapshots.map(snapshotRow);
       if (!rows.length) return { text: 'This mind has no snapshots yet: get_signed_upload_url, upload, then create_snapshot.', data: { snapshots: [], count: 0 } };
       const lines = rows.map((r) => {
         const state = r.status === 'failed' ? `failed: ${r.error ?? 'no reason given'}` : `${r.status}${r.linked ? '' : ', unlinked'}`;
-        const who = r.speakersLabelled === false ? ' — every voice counts as the mind (no speaker names)' : r.mindSpeaker ? ` — ${r.mindWords} words of "${r.mindSpeaker}"` : '';
+        const who = r.speakersLabelled === false ? ' — names no speakers: every voice in it counts as the mind' : r.mindSpeaker ? ` — ${r.mindWords} words of "${r.mindSpeaker}"` : '';
         return `- ${day(r.mindsetDate)} ${r.fileName}: ${state}${who} (id ${r.id})`;
       });
       return { text: [`${plural(rows.length, 'snapshot')}:`, ...lines].join('\n'), data: { snapshots: rows, count: rows.length } };
+    },
+  );
+
+  defineTool(
+    server,
+    ctx,
+    'set_snapshot_speaker',
+    {
+      title: 'Choose which speaker of a file is the mind',
+      description:
+        'Re-attributes a completed or failed snapshot to another speaker label of its file (matched ignoring case, by a unique prefix such as "Lenny" → "Lenny Rachitsky", or by name) and processes it again; ' +
+        'follow it with get_snapshot_status. get_snapshot_status lists the file’s other speakers. An unknown or ambiguous label is an error that lists the labels.',
+      input: { mindId, snapshotId, speaker: z.string().trim().min(1).max(200).describe('The label in the file that is this person') },
+      output: { speaker: z.string().describe('The label now taken to be the mind'), reprocessing: z.boolean().describe('false when it already was the mind’s speaker'), snapshot: SnapshotRow },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    async ({ mindId, snapshotId, speaker }) => {
+      const r = await ctx.client().setSnapshotSpeaker(mindId, snapshotId, speaker);
+      const text = r.reprocessing
+        ? `Snapshot ${snapshotId} now takes "${r.speaker}" as the mind and is being processed again. Next: get_snapshot_status until it is completed.`
+        : `"${r.speaker}" already is the mind's speaker in snapshot ${snapshotId}: nothing changed.`;
+      return { text, data: { speaker: r.speaker, reprocessing: r.reprocessing, snapshot: snapshotRow(r.snapshot) } };
     },
   );
 }

@@ -73,15 +73,15 @@ export function KeysPage() {
           <Table className="keys" head={['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', '']}>
             {keys.data.map((k) => (
               <tr key={k.id} data-key={k.prefix}>
-                <td>{k.name ?? <span className="muted">unnamed</span>}</td>
-                <td>
+                <td className="primary">{k.name ?? <span className="muted">unnamed</span>}</td>
+                <td data-label="Key">
                   <code>{k.prefix}…</code>
                   {isCurrent(k) && <span className="tag">this session</span>}
                 </td>
-                <td>{fmtDate(k.createdAt)}</td>
-                <td>{k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : '—'}</td>
-                <td>{k.expiresAt ? fmtDate(k.expiresAt) : 'never'}</td>
-                <td>
+                <td data-label="Created">{fmtDate(k.createdAt)}</td>
+                <td data-label="Last used">{k.lastUsedAt ? fmtDateTime(k.lastUsedAt) : '—'}</td>
+                <td data-label="Expires">{k.expiresAt ? fmtDate(k.expiresAt) : 'never'}</td>
+                <td data-label="Status">
                   <span className={`status ${k.revokedAt ? 'failed' : 'completed'}`}>{k.revokedAt ? `revoked ${fmtDate(k.revokedAt)}` : 'active'}</span>
                 </td>
                 <td className="actions">

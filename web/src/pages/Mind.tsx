@@ -101,8 +101,8 @@ export function MindPage({ mindId, tab }: { mindId: string; tab: MindTab }) {
           }}
         />
       )}
-      {tab === 'profile' && <ProfileTab mindId={mindId} snapshots={snaps.data ?? []} />}
-      {tab === 'simulate' && <SimulateTab mindId={mindId} mindName={m?.name ?? ''} snapshots={snaps.data ?? []} />}
+      {tab === 'profile' && <ProfileTab mindId={mindId} mindName={m?.name ?? ''} snapshots={snaps.data ?? []} />}
+      {tab === 'simulate' && <SimulateTab mindId={mindId} mindName={m?.name ?? ''} snapshots={snaps.data} />}
     </>
   );
 }

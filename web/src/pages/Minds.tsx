@@ -65,18 +65,24 @@ export function MindsPage() {
           <Table className="minds" head={['Name', 'Tags', ['Snapshots', 'num'], ['Findings', 'num wide-only'], ['Created', 'wide-only'], '']}>
             {minds.data.map((m) => (
               <tr key={m.id}>
-                <td>
+                <td className="primary">
                   <Link to={`/minds/${m.id}`} className="strong">
                     {m.name}
                   </Link>
                   {m.email && <div className="muted small">{m.email}</div>}
                 </td>
-                <td>
+                <td data-label="Tags">
                   <Tags names={m.tags.map((t) => t.name)} />
                 </td>
-                <td className="num">{m.snapshotCount}</td>
-                <td className="num wide-only">{m.findingCount}</td>
-                <td className="wide-only">{fmtDate(m.createdAt)}</td>
+                <td className="num" data-label="Snapshots">
+                  {m.snapshotCount}
+                </td>
+                <td className="num wide-only" data-label="Findings">
+                  {m.findingCount}
+                </td>
+                <td className="wide-only" data-label="Created">
+                  {fmtDate(m.createdAt)}
+                </td>
                 <td className="actions">
                   <ConfirmButton label="Delete" confirm={`Delete ${m.name} and all its snapshots?`} onConfirm={() => void remove.run(m)} disabled={remove.pending} />
                 </td>

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import type { Profile, ProfileFinding, ProfileTrait, Snapshot } from '../api.ts';
 import { BarChart, LineChart, type BarRow } from '../charts.tsx';
-import { ErrorNote, fmtDate, fmtNum, fmtOffset, fmtPct, humanize, useLoad, useSession } from '../ui.tsx';
+import { ErrorNote, EveryVoiceBadge, fmtDate, fmtNum, fmtOffset, fmtPct, humanize, useLoad, useSession } from '../ui.tsx';
 
 const f2 = (v: number) => v.toFixed(2);
 const KIND_ORDER = ['belief', 'value', 'goal', 'preference', 'habit', 'experience', 'fact'];
@@ -10,9 +10,11 @@ const KIND_TITLE: Record<string, string> = { belief: 'Beliefs', value: 'Values',
 const RATE_MEASURES = ['hedging', 'certainty', 'pronounI', 'pronounWe', 'pronounYou'];
 const RATE_LABEL: Record<string, string> = { pronounI: '“I”', pronounWe: '“we”', pronounYou: '“you”' };
 
-export function ProfileTab({ mindId, snapshots }: { mindId: string; snapshots: Snapshot[] }) {
+export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mindName: string; snapshots: Snapshot[] }) {
   const { client } = useSession();
   const completed = snapshots.filter((s) => s.status === 'completed' && s.linked);
+  // Files that name no speakers: everyone's words in them are part of this profile.
+  const everyVoice = completed.filter((s) => s.speakersLabelled === false);
   const completedKey = completed.map((s) => s.id).join(',');
   const profile = useLoad(async () => (await client.getProfile(mindId)).profile as Profile, [client, mindId, completedKey]);
   // The notes on how far to trust each Big Five score live with a snapshot's psychometrics:
@@ -45,6 +47,14 @@ export function ProfileTab({ mindId, snapshots }: { mindId: string; snapshots: S
         As of <strong>{fmtDate(p.asOf)}</strong> · {p.snapshotCount} snapshot{p.snapshotCount === 1 ? '' : 's'} · {fmtNum(p.mindWords)} words of their own speech
         {wordsPerTurn != null && <> · {fmtNum(wordsPerTurn, 0)} words per turn</>}
       </p>
+      {everyVoice.length > 0 && (
+        <p className="every-voice attribution-note warn" role="note">
+          <EveryVoiceBadge mindName={mindName} warning={everyVoice[0]!.speakerWarning} /> {everyVoice.length === completed.length ? 'Every' : `${everyVoice.length} of ${completed.length}`} snapshot
+          {completed.length === 1 ? '' : 's'} of this profile name{everyVoice.length === 1 ? 's' : ''} no speakers ({everyVoice.map((s) => s.fileName).join(', ')}): interviewers’, moderators’ and
+          other guests’ words in {everyVoice.length === 1 ? 'it' : 'them'} are measured here as {mindName || 'the mind'}’s. Upload transcripts that label their speakers, or unlink{' '}
+          {everyVoice.length === 1 ? 'it' : 'them'}, to keep only their own words.
+        </p>
+      )}
       <div className="grid2">
         <section className="panel">
           <h2>Big Five</h2>

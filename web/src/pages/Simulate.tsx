@@ -1,7 +1,7 @@
 /** Chat with the mind: streamed answers with their evidence, past conversations, "as of" a snapshot. */
 import { useEffect, useRef, useState } from 'react';
 import { errorText, type Analysis, type Evidence, type Message, type Snapshot } from '../api.ts';
-import { ErrorNote, fmtDate, fmtDateTime, fmtOffset, useLoad, useSession } from '../ui.tsx';
+import { ErrorNote, fmtDate, fmtDateTime, fmtOffset, Link, useLoad, useSession } from '../ui.tsx';
 
 interface Turn {
   role: 'user' | 'assistant';
@@ -36,7 +36,38 @@ function turnOf(m: Message): Turn {
   };
 }
 
-export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; mindName: string; snapshots: Snapshot[] }) {
+/** `snapshots` is undefined while the mind's snapshots load. */
+export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; mindName: string; snapshots: Snapshot[] | undefined }) {
+  if (!snapshots) return <p className="muted">Loading…</p>;
+  // Nothing to answer from: say what to do rather than let a question fail.
+  if (!snapshots.some((s) => s.status === 'completed' && s.linked)) return <NothingToAnswerFrom mindId={mindId} mindName={mindName} snapshots={snapshots} />;
+  return <Chat mindId={mindId} mindName={mindName} snapshots={snapshots} />;
+}
+
+function NothingToAnswerFrom({ mindId, mindName, snapshots }: { mindId: string; mindName: string; snapshots: Snapshot[] }) {
+  const name = mindName || 'this mind';
+  const processing = snapshots.some((s) => s.status === 'pending' || s.status === 'processing');
+  const unlinked = snapshots.some((s) => s.status === 'completed' && !s.linked);
+  return (
+    <section className="panel empty-state" aria-labelledby="simulate-empty">
+      <h2 id="simulate-empty">{processing ? `${name}’s transcript is being processed` : `Nothing to answer from yet`}</h2>
+      <p>
+        {processing
+          ? `Answers come from what ${name} really said: ask as soon as the transcript has been processed (its status is on the Snapshots tab).`
+          : unlinked
+            ? `Every processed snapshot of ${name} is unlinked. Link one on the Snapshots tab, or upload a transcript, to simulate ${name}.`
+            : `Answers come from what ${name} really said. Upload a transcript of ${name} — a WebVTT, SRT, DOCX, PDF or text file — and ask once it has been processed.`}
+      </p>
+      <p>
+        <Link to={`/minds/${mindId}`} className="button">
+          {processing || unlinked ? 'Go to the snapshots' : 'Upload a transcript'}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: string; snapshots: Snapshot[] }) {
   const { client } = useSession();
   const sims = useLoad(() => client.listSimulations({ mindId }).then((r) => r.simulations), [client, mindId]);
   const models = useLoad(() => client.listModels().then((r) => r.models), [client]);
@@ -46,17 +77,20 @@ export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; m
   const [model, setModel] = useState('');
   const [error, setError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
-  const end = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null);
+  /** Whether the list was scrolled to its end: new text then keeps it there (reading older turns is left alone). */
+  const atEnd = useRef(true);
   const streaming = conv.turns.some((t) => t.status === 'streaming');
   const usable = snapshots.filter((s) => s.status === 'completed');
   const snapshotDate = new Map(snapshots.map((s) => [s.id, s.mindsetDate]));
   const snapshotName = (id: string) => (snapshotDate.has(id) ? `snapshot of ${fmtDate(snapshotDate.get(id))}` : 'deleted snapshot');
 
-  const lastStatus = conv.turns.at(-1)?.status;
-  // A block body: an effect may return only its cleanup (newer browsers' scrollIntoView returns a promise).
+  // Only the message list scrolls (the composer below it stays in view): follow new text when the
+  // reader is at the end. Not scrollIntoView, which would scroll the page too.
   useEffect(() => {
-    end.current?.scrollIntoView({ block: 'nearest' });
-  }, [conv.turns.length, lastStatus]);
+    const el = list.current;
+    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
+  }, [conv]);
   useEffect(() => () => abort.current?.abort(), []);
 
   const patchLast = (patch: (t: Turn) => Partial<Turn>) => setConv((c) => ({ ...c, turns: c.turns.map((t, i) => (i === c.turns.length - 1 ? { ...t, ...patch(t) } : t)) }));
@@ -71,6 +105,7 @@ export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; m
     setConv((c) => ({ ...c, ...(starting ? { asOf: snapshotId } : {}), turns: [...c.turns, { role: 'user', text: message, status: 'done' }, { role: 'assistant', text: '', status: 'streaming' }] }));
     const ctl = new AbortController();
     abort.current = ctl;
+    atEnd.current = true;
     try {
       const stream = client.simulateStream(
         {
@@ -175,14 +210,23 @@ export function SimulateTab({ mindId, mindName, snapshots }: { mindId: string; m
           {conv.conversationId && <span className="muted small">continuing conversation {conv.conversationId.slice(0, 8)}</span>}
         </div>
         <ErrorNote error={error} />
-        <div className="messages" aria-live="polite">
+        <div
+          className="messages"
+          ref={list}
+          aria-live="polite"
+          tabIndex={0}
+          aria-label="Conversation so far"
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+          }}
+        >
           {conv.turns.length === 0 && (
             <p className="empty">
-              Ask {mindName || 'the mind'} something. Answers come from what they really said{usable.length === 0 ? ' — once a snapshot has been processed' : ''}.
+              Ask {mindName || 'the mind'} something. Answers come from what they really said.
             </p>
           )}
           {conv.turns.map((t, i) => (t.role === 'user' ? <UserTurn key={i} text={t.text} /> : <Answer key={i} turn={t} snapshotDate={snapshotDate} />))}
-          <div ref={end} />
         </div>
         <form
           className="composer"
@@ -241,7 +285,7 @@ function Answer({ turn, snapshotDate }: { turn: Turn; snapshotDate: Map<string, 
       {turn.status === 'stopped' && <p className="muted small">Stopped.</p>}
       {evidence.length > 0 && (
         <div className="evidence">
-          <h4>In their own words</h4>
+          <h3 className="kicker">In their own words</h3>
           <ol>
             {(allQuotes ? evidence : evidence.slice(0, QUOTES_SHOWN)).map((e) => (
               <li key={e.turnId}>
