@@ -15,7 +15,7 @@
  * MINDPRINT_URL points at a closed port: nothing is contacted while initializing.
  *
  * get_mind_profile: the service runs in this process (PGlite); a mind of Barack H Obama gets the
- * first halves of the three 2012 debates (test/fixtures), and, when ../shared/data is there, a
+ * excerpts of the three 2012 debates (test/fixtures), and, when ../shared/data is there, a
  * second mind the three whole debates. The old tool answered the profile as indented JSON
  * (JSON.stringify(profile, null, 2)); the new one a short text plus compact structuredContent,
  * both read here through the official SDK client over Streamable HTTP.
@@ -142,7 +142,7 @@ async function profileSizes(): Promise<ProfileSize[]> {
   const mcp = new Client({ name: 'bench', version: '0' });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${s.key}` } } }));
   const dates = ['2012-10-03', '2012-10-16', '2012-10-22'];
-  const sets: { mind: string; files: string[] }[] = [{ mind: 'Barack H Obama (fixtures: 3 half debates)', files: dates.map((d) => fixturePath(`transcripts/us-presidential-debates/${d}.said.txt`)) }];
+  const sets: { mind: string; files: string[] }[] = [{ mind: 'Barack H Obama (test/fixtures: the three 2012 debate excerpts)', files: dates.map((d) => fixturePath(`transcripts/us-presidential-debates/${d}.said.txt`)) }];
   if (hasSharedData) sets.push({ mind: 'Barack H Obama (3 whole debates)', files: dates.map((d) => sharedDataPath(`transcripts/us-presidential-debates/${d}.said.txt`)) });
   const out: ProfileSize[] = [];
   try {
