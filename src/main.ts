@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, type Config } from './config.ts';
 import { DatabaseUnavailableError, migrate, openDatabase, type Database } from './db/client.ts';
 import { acquireLock, DataDirInUseError } from './db/lock.ts';
 import { registerClientCommands } from './cli/index.ts';
-import { MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
+import { MCP_DESCRIPTION, MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
 import { ListenError, runWorker, serve } from './server.ts';
 import { VERSION } from './version.ts';
 
@@ -112,7 +112,7 @@ program
 
 program
   .command('mcp')
-  .description('Serve a Model Context Protocol server over stdio for AI assistants (find, build, read and simulate minds: get_all_minds, search_minds, create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, get_snapshot_status, simulate, …), backed by a running Mindprint over HTTP. Remote assistants use /mcp on the server instead.')
+  .description(MCP_DESCRIPTION)
   .addHelpText('after', `\n${MCP_ENV_HELP}\n`)
   .action(async () => {
     const { runMcpServer } = await import('./mcp/server.ts');

@@ -2,6 +2,12 @@
  * Settings of `mindprint mcp`, kept apart from the MCP SDK so the CLI can show its help and
  * check the environment without loading the server.
  */
+/** The `mindprint mcp` command's description (for its --help). */
+export const MCP_DESCRIPTION =
+  'Serve a Model Context Protocol server over stdio for AI assistants, backed by a running Mindprint over HTTP: find, build, read and ask minds ' +
+  '(get_all_minds, search_minds, create_mind, get_signed_upload_url, upload_file_to_signed_url, create_snapshot, get_snapshot_status, list_snapshots, ' +
+  'get_mind_profile, simulate, …). A missing setting or an unreachable server is reported by every tool. Remote assistants use POST /mcp on the server instead.';
+
 export const MCP_ENV_HELP = `Environment:
   MINDPRINT_URL       the Mindprint service, e.g. http://127.0.0.1:3000 (the base path /api/svc is
                       added unless the URL already ends with it; MINDPRINT_BASE_PATH overrides it)
