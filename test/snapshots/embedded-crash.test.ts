@@ -76,8 +76,8 @@ test('embedded database: serve killed with SIGKILL mid-snapshot restarts on the 
 
   // ~1.6 MB of real conversation (the 2012 debate excerpts, nine times over): several seconds of parsing, analysis and writing.
   const big = Array(9).fill(await debateExcerpts()).join('\n');
-  const elon = (await call(base, 'POST', '/minds', { name: 'W Mitt Romney' })).body.mind;
-  const res = await uploadText(base, elon.id, big, 'debates.txt');
+  const romney = (await call(base, 'POST', '/minds', { name: 'W Mitt Romney' })).body.mind;
+  const res = await uploadText(base, romney.id, big, 'debates.txt');
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const snapshotId = res.body.mindAssessmentId as string;
 
@@ -86,7 +86,7 @@ test('embedded database: serve killed with SIGKILL mid-snapshot restarts on the 
   // over 1 MB (/proc/<pid>/io) while no other write got through; elsewhere 300 ms into the job.
   // Other requests keep writing up to then.
   for (let i = 0; ; i++) {
-    const st = (await status(base, elon.id, snapshotId)).status;
+    const st = (await status(base, romney.id, snapshotId)).status;
     if (st === 'processing') break;
     assert.equal(st, 'pending', 'still waiting to be processed');
     assert.ok(i < 1500, 'processing started within 30 s');
@@ -143,25 +143,25 @@ test('embedded database: serve killed with SIGKILL mid-snapshot restarts on the 
 
   // Restarted before the lost attempt expired: the job has not run again yet, and what the killed
   // transaction had written is gone (rolled back by recovery), not half there.
-  const early = (await call(base, 'GET', `/minds/${elon.id}/snapshots/${snapshotId}?includeTranscript=true`)).body;
+  const early = (await call(base, 'GET', `/minds/${romney.id}/snapshots/${snapshotId}?includeTranscript=true`)).body;
   assert.equal(early.status, 'processing', `killed while ${killedWhile}`);
   assert.deepEqual([early.transcript, early.psychometricCount, early.completedAt], [[], 0, null], `killed while ${killedWhile}: no partial rows survive`);
   t.diagnostic(`killed while ${killedWhile}; ${acknowledged.length} writes acknowledged before`);
   let final: any;
   for (;;) {
-    final = await status(base, elon.id, snapshotId);
+    final = await status(base, romney.id, snapshotId);
     if (final.status === 'completed' || final.status === 'failed') break;
     assert.ok(Date.now() - started < 100_000, `snapshot still ${final.status}`);
     await sleep(200);
   }
   assert.equal(final.status, 'completed', `the interrupted snapshot was processed again: ${final.error}`);
   assert.equal(final.error, null);
-  const details = (await call(base, 'GET', `/minds/${elon.id}/snapshots/${snapshotId}?includeTranscript=true`)).body;
+  const details = (await call(base, 'GET', `/minds/${romney.id}/snapshots/${snapshotId}?includeTranscript=true`)).body;
   assert.ok(details.transcript.length > 1000, `its turns are there (${details.transcript.length})`);
   assert.deepEqual(details.transcript.map((t: any) => t.seq), details.transcript.map((_: unknown, i: number) => i), 'each turn once, in order: nothing duplicated by the interrupted attempt');
   assert.ok(details.transcript.some((t: any) => t.isMind));
   assert.ok(details.psychometricCount > 0 && details.keyTopicCount > 0);
-  assert.ok((await call(base, 'GET', `/minds/${elon.id}/snapshots/${snapshotId}/findings`)).body.findings.length > 0);
+  assert.ok((await call(base, 'GET', `/minds/${romney.id}/snapshots/${snapshotId}/findings`)).body.findings.length > 0);
 
   // Everything committed before the crash is readable, unchanged.
   const witnessAfter = (await call(base, 'GET', `/minds/${witness.id}/snapshots/${debate.body.mindAssessmentId}?includeTranscript=true`)).body;
@@ -195,7 +195,7 @@ test('embedded database: serve killed with SIGKILL mid-snapshot restarts on the 
     const names = new Map((await q('select id, name from minds')).map((r) => [r.id, r.name]));
     for (const id of acknowledged.slice(1)) assert.ok(names.has(id), `acknowledged mind ${id}`);
     assert.ok(!names.has(acknowledged[0]), 'the mind deleted after the restart');
-    assert.deepEqual([names.get(witness.id), names.get(elon.id), names.get(after.id)], ['Barack H Obama', 'Elon Musk', 'After the crash']);
+    assert.deepEqual([names.get(witness.id), names.get(romney.id), names.get(after.id)], ['Barack H Obama', 'W Mitt Romney', 'After the crash']);
   } finally {
     await database.close();
   }
