@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
+import { defaultModelFrom } from './simulation/models.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {
@@ -37,6 +38,8 @@ export interface Config {
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
   llm: LlmConfig | null;
+  /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
+  defaultModel: string;
 }
 
 export class ConfigError extends Error {
@@ -115,6 +118,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The message already names the variable and the problem (never the key's value).
     throw new ConfigError('MINDPRINT_LLM_*', err instanceof Error ? err.message : String(err));
   }
+  let defaultModel: string;
+  try {
+    defaultModel = defaultModelFrom(env, llm?.models ?? []);
+  } catch (err) {
+    throw new ConfigError('MINDPRINT_DEFAULT_MODEL', err instanceof Error ? err.message : String(err));
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
@@ -134,5 +143,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),
     env,
     llm,
+    defaultModel,
   };
 }

@@ -23,7 +23,7 @@ const services = new WeakMap<AppContext, RunServices>();
 function servicesFor(ctx: AppContext): RunServices {
   let s = services.get(ctx);
   if (!s) {
-    s = { db: ctx.db, queue: ctx.queue, config: ctx.config, engines: createEngineRegistry(ctx.config.llm), personas: new PersonaCache() };
+    s = { db: ctx.db, queue: ctx.queue, config: ctx.config, engines: createEngineRegistry(ctx.config.llm, ctx.config.defaultModel), personas: new PersonaCache() };
     services.set(ctx, s);
   }
   return s;

@@ -27,7 +27,8 @@ export { nothingRelevantAnswer, phraseForReply } from './replies.ts';
 export { feelingOf, describeFeeling, type Feeling } from './sentiment.ts';
 export { sentences, spokenSentences, words, stem, contentStems, type SentenceSpan } from './text.ts';
 
-export const EXTRACTIVE_MODEL_ID = 'mindprint-extractive-1';
+export { EXTRACTIVE_MODEL_ID } from '../models.ts';
+import { EXTRACTIVE_MODEL_ID } from '../models.ts';
 
 /**
  * Nouns of someone's own life: asked about "your mother", a turn about someone else's mother is
