@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -37,8 +37,9 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
         ? false
         : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' } },
     bodyLimit: 1024 * 1024,
-    // Signed upload tokens travel in the path.
-    routerOptions: { maxParamLength: 2048 },
+    // Signed upload tokens travel in the path; a longer parameter is a 414 URI_TOO_LONG.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors,
     // Long simulations stream for a while; a stuck client must not hold a socket forever.
     requestTimeout: 120_000,
     ajv: { customOptions: { coerceTypes: false } },
@@ -68,7 +69,13 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get(`${config.basePath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Liveness: fails once the embedded database has failed for good (the process then exits, or
+  // its supervisor restarts it on this answer); a PostgreSQL outage passes and is /readyz's business.
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    const failure = ctx.database.failure();
+    if (failure) return reply.status(503).send({ status: 'failed', database: ctx.database.kind, reason: failure.message });
+    return { status: 'ok' };
+  });
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await ctx.db.execute(sql`select 1`);
