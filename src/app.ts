@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
+import { registerRateLimits } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { mindRoutes } from './minds/routes.ts';
@@ -40,6 +41,9 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
     // Signed upload tokens travel in the path; a longer parameter is a 414 URI_TOO_LONG.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors,
+    // The client address (rate limits on failed authentication) behind proxies: MINDPRINT_TRUST_PROXY.
+    // (A number is a hop count, which Fastify takes though its types do not say so.)
+    trustProxy: config.trustProxy as boolean,
     // Long simulations stream for a while; a stuck client must not hold a socket forever.
     requestTimeout: 120_000,
     ajv: { customOptions: { coerceTypes: false } },
@@ -95,8 +99,9 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       api.removeContentTypeParser('text/plain');
       api.removeContentTypeParser('application/json');
       api.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app));
+      const limits = await registerRateLimits(api, ctx);
       api.addHook('onRequest', async (req) => {
-        req.caller = await ctx.auth.authenticate(req);
+        req.caller = await limits.authenticate(req);
       });
       // Any write may change minds (their tags, counts, …): drop the organization's cached minds
       // before the response leaves, so the client's next read cannot see the old state.
@@ -114,7 +119,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       for (const m of opts.modules ?? []) if (m.routes) await api.register(async (scope) => m.routes!(scope, ctx));
       // Unknown routes under the base path still need a key: no probing the API without one.
       api.setNotFoundHandler(async (req, reply) => {
-        req.caller = await ctx.auth.authenticate(req);
+        req.caller = await limits.authenticate(req);
         return reply.status(404).send({ error: 'Not Found', message: `No route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
       });
     },
