@@ -33,6 +33,15 @@ export interface Config {
   jobMaintenanceSeconds: number;
   /** On SIGTERM, how long jobs in flight may finish before they are released to other workers. */
   jobShutdownSeconds: number;
+  /** Requests per minute one API key may make (0: no limit); 429 RATE_LIMITED beyond. */
+  rateLimitPerMinute: number;
+  /** Failed authentications per minute from one client address (0: no limit); 429 RATE_LIMITED beyond, for every request from it. */
+  authFailuresPerMinute: number;
+  /**
+   * Take the client address from X-Forwarded-For (Fastify's trustProxy): false (the connection's
+   * address), true (the left-most address), or the number of proxies in front of the service.
+   */
+  trustProxy: boolean | number;
   /** The environment the settings were read from (the AWS SDK reads its own variables from it). */
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
@@ -73,6 +82,17 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+/** MINDPRINT_TRUST_PROXY: true/false, or how many proxies are in front (1, 2, …). */
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number {
+  const raw = optional(env, 'MINDPRINT_TRUST_PROXY');
+  if (raw !== null && /^\d+$/.test(raw)) return integer(env, 'MINDPRINT_TRUST_PROXY', 0, 0, 100);
+  try {
+    return boolean(env, 'MINDPRINT_TRUST_PROXY', false);
+  } catch {
+    throw new ConfigError('MINDPRINT_TRUST_PROXY', `expected true, false or the number of proxies in front of the service, got "${raw}"`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -132,6 +152,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobExpireSeconds: integer(env, 'MINDPRINT_JOB_EXPIRE_SECONDS', 300, 1, 86_400),
     jobMaintenanceSeconds: integer(env, 'MINDPRINT_JOB_MAINTENANCE_SECONDS', 30, 1, 3_600),
     jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),
+    rateLimitPerMinute: integer(env, 'MINDPRINT_RATE_LIMIT_PER_MINUTE', 3000, 0, 100_000_000),
+    authFailuresPerMinute: integer(env, 'MINDPRINT_AUTH_FAILURES_PER_MINUTE', 60, 0, 100_000_000),
+    trustProxy: trustProxy(env),
     env,
     llm,
   };
