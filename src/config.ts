@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
+import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {
@@ -33,6 +34,13 @@ export interface Config {
   jobMaintenanceSeconds: number;
   /** On SIGTERM, how long jobs in flight may finish before they are released to other workers. */
   jobShutdownSeconds: number;
+  /**
+   * What one parse of an uploaded file may use (MINDPRINT_PARSE_MEMORY_MB, MINDPRINT_PARSE_CPU_SECONDS,
+   * MINDPRINT_PARSE_MAX_DECODED_MB): past a budget the snapshot fails at once, naming the limit.
+   */
+  parseBudgets: ParseBudgets;
+  /** Parser processes per worker process, hence snapshot jobs run at once (MINDPRINT_PARSER_PROCESSES). */
+  parserProcesses: number;
   /** The environment the settings were read from (the AWS SDK reads its own variables from it). */
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
@@ -132,6 +140,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobExpireSeconds: integer(env, 'MINDPRINT_JOB_EXPIRE_SECONDS', 300, 1, 86_400),
     jobMaintenanceSeconds: integer(env, 'MINDPRINT_JOB_MAINTENANCE_SECONDS', 30, 1, 3_600),
     jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),
+    parseBudgets: {
+      ...DEFAULT_PARSE_BUDGETS,
+      memoryMb: integer(env, 'MINDPRINT_PARSE_MEMORY_MB', DEFAULT_PARSE_BUDGETS.memoryMb, 128, 65_536),
+      cpuSeconds: integer(env, 'MINDPRINT_PARSE_CPU_SECONDS', DEFAULT_PARSE_BUDGETS.cpuSeconds, 1, 3_600),
+      maxDecodedBytes: integer(env, 'MINDPRINT_PARSE_MAX_DECODED_MB', DEFAULT_PARSE_BUDGETS.maxDecodedBytes / (1024 * 1024), 1, 16_384) * 1024 * 1024,
+    },
+    parserProcesses: integer(env, 'MINDPRINT_PARSER_PROCESSES', POOL_SIZE, 1, 64),
     env,
     llm,
   };
