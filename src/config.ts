@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
+import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {
@@ -42,6 +43,13 @@ export interface Config {
    * address), true (the left-most address), or the number of proxies in front of the service.
    */
   trustProxy: boolean | number;
+  /**
+   * What one parse of an uploaded file may use (MINDPRINT_PARSE_MEMORY_MB, MINDPRINT_PARSE_CPU_SECONDS,
+   * MINDPRINT_PARSE_MAX_DECODED_MB): past a budget the snapshot fails at once, naming the limit.
+   */
+  parseBudgets: ParseBudgets;
+  /** Parser processes per worker process, hence snapshot jobs run at once (MINDPRINT_PARSER_PROCESSES). */
+  parserProcesses: number;
   /** The environment the settings were read from (the AWS SDK reads its own variables from it). */
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
@@ -155,6 +163,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'MINDPRINT_RATE_LIMIT_PER_MINUTE', 3000, 0, 100_000_000),
     authFailuresPerMinute: integer(env, 'MINDPRINT_AUTH_FAILURES_PER_MINUTE', 60, 0, 100_000_000),
     trustProxy: trustProxy(env),
+    parseBudgets: {
+      ...DEFAULT_PARSE_BUDGETS,
+      memoryMb: integer(env, 'MINDPRINT_PARSE_MEMORY_MB', DEFAULT_PARSE_BUDGETS.memoryMb, 128, 65_536),
+      cpuSeconds: integer(env, 'MINDPRINT_PARSE_CPU_SECONDS', DEFAULT_PARSE_BUDGETS.cpuSeconds, 1, 3_600),
+      maxDecodedBytes: integer(env, 'MINDPRINT_PARSE_MAX_DECODED_MB', DEFAULT_PARSE_BUDGETS.maxDecodedBytes / (1024 * 1024), 1, 16_384) * 1024 * 1024,
+    },
+    parserProcesses: integer(env, 'MINDPRINT_PARSER_PROCESSES', POOL_SIZE, 1, 64),
     env,
     llm,
   };
