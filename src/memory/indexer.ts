@@ -25,6 +25,8 @@ const SWEEP_BATCH = 500;
 
 export interface EmbedSnapshotJob {
   snapshotId: string;
+  /** The embedder it was queued for: a process configured with another one leaves it (see embedSnapshot). */
+  embedder?: string;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface EmbedSnapshotJob {
 export async function queueEmbedding(tx: Db, queue: JobQueue, snapshotId: string, embedderId: string): Promise<void> {
   await tx.execute(sql`update snapshots set embedder = null, embedded_at = null, embedding_error = null, embedding_queued = ${embedderId}
     where id = ${snapshotId}`);
-  await queue.send(tx, QUEUE.embedSnapshot, { snapshotId } satisfies EmbedSnapshotJob);
+  await queue.send(tx, QUEUE.embedSnapshot, { snapshotId, embedder: embedderId } satisfies EmbedSnapshotJob);
 }
 
 /**
@@ -62,7 +64,7 @@ export async function queueStaleSnapshots(memory: Memory, queue: JobQueue, opts:
             for update skip locked)
           returning id`),
       );
-      for (const r of rows) await queue.send(tx, QUEUE.embedSnapshot, { snapshotId: r.id } satisfies EmbedSnapshotJob);
+      for (const r of rows) await queue.send(tx, QUEUE.embedSnapshot, { snapshotId: r.id, embedder: id } satisfies EmbedSnapshotJob);
       return rows.length;
     });
     total += claimed;
@@ -82,6 +84,14 @@ interface TurnToEmbed {
 export async function embedSnapshot(memory: Memory, data: EmbedSnapshotJob, job: JobContext, log: JobLogger): Promise<void> {
   const { db, embedder } = memory;
   const started = performance.now();
+  if (data.embedder && data.embedder !== embedder.id) {
+    // Queued by a process with another embedder (replicas configured differently, or a rolling
+    // change of configuration): not this process's space. Unclaim it, so the sweep of a process
+    // with the embedder of the moment queues it again for that one.
+    log.warn({ snapshotId: data.snapshotId, jobId: job.id, queuedFor: data.embedder, embedder: embedder.id }, 'semantic index: job queued for another embedder; left to the processes configured with it');
+    await db.execute(sql`update snapshots set embedding_queued = null where id = ${data.snapshotId} and embedding_queued = ${data.embedder}`);
+    return;
+  }
   const [snap] = rowsOf<{ status: string; embedder: string | null; embedded_at: unknown }>(
     await db.execute(sql`select status, embedder, embedded_at from snapshots where id = ${data.snapshotId}`),
   );
