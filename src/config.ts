@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
+import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './embeddings/config.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
 import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';
 
@@ -54,6 +55,16 @@ export interface Config {
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
   llm: LlmConfig | null;
+  /**
+   * Sentence embeddings for semantic memory (MINDPRINT_EMBEDDINGS_*): an OpenAI-compatible
+   * /v1/embeddings endpoint, or null for the offline GloVe-SIF embedder (the default).
+   */
+  embeddings: EmbeddingsConfig | null;
+  /**
+   * Where semantic search runs (MINDPRINT_VECTOR_SEARCH): `auto` uses pgvector when the database
+   * has it (PGlite does) and exact search in process otherwise; `process` always searches in process.
+   */
+  vectorSearch: 'auto' | 'process';
 }
 
 export class ConfigError extends Error {
@@ -143,6 +154,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The message already names the variable and the problem (never the key's value).
     throw new ConfigError('MINDPRINT_LLM_*', err instanceof Error ? err.message : String(err));
   }
+  let embeddings: EmbeddingsConfig | null;
+  try {
+    embeddings = embeddingsConfigFromEnv(env);
+  } catch (err) {
+    throw new ConfigError('MINDPRINT_EMBEDDINGS_*', err instanceof Error ? err.message : String(err));
+  }
+  const vectorSearch = (optional(env, 'MINDPRINT_VECTOR_SEARCH') ?? 'auto').toLowerCase();
+  if (vectorSearch !== 'auto' && vectorSearch !== 'process') {
+    throw new ConfigError('MINDPRINT_VECTOR_SEARCH', `expected auto or process, got "${vectorSearch}"`);
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
@@ -172,5 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     parserProcesses: integer(env, 'MINDPRINT_PARSER_PROCESSES', POOL_SIZE, 1, 64),
     env,
     llm,
+    embeddings,
+    vectorSearch,
   };
 }
