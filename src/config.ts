@@ -4,6 +4,7 @@ import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.t
 import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './embeddings/config.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
 import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';
+import { defaultModelFrom } from './simulation/models.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {
@@ -65,6 +66,8 @@ export interface Config {
    * has it (PGlite does) and exact search in process otherwise; `process` always searches in process.
    */
   vectorSearch: 'auto' | 'process';
+  /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
+  defaultModel: string;
 }
 
 export class ConfigError extends Error {
@@ -164,6 +167,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (vectorSearch !== 'auto' && vectorSearch !== 'process') {
     throw new ConfigError('MINDPRINT_VECTOR_SEARCH', `expected auto or process, got "${vectorSearch}"`);
   }
+  let defaultModel: string;
+  try {
+    defaultModel = defaultModelFrom(env, llm?.models ?? []);
+  } catch (err) {
+    throw new ConfigError('MINDPRINT_DEFAULT_MODEL', err instanceof Error ? err.message : String(err));
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
@@ -195,5 +204,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm,
     embeddings,
     vectorSearch,
+    defaultModel,
   };
 }
