@@ -235,7 +235,7 @@ export interface paths {
                              * @example VALIDATION_FAILED
                              * @enum {string}
                              */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                             /**
                              * @description Short human-readable error title
                              * @example Bad Request
@@ -263,7 +263,7 @@ export interface paths {
                              * @example VALIDATION_FAILED
                              * @enum {string}
                              */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                             /**
                              * @description Short human-readable error title
                              * @example Bad Request
@@ -291,7 +291,63 @@ export interface paths {
                              * @example VALIDATION_FAILED
                              * @enum {string}
                              */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                             /**
                              * @description Short human-readable error title
                              * @example Bad Request
@@ -591,7 +647,7 @@ export interface paths {
         };
         /**
          * List simulation models
-         * @description The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named.
+         * @description The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named: MINDPRINT_DEFAULT_MODEL when set, else the first configured LLM model, else the extractive engine.
          */
         get: operations["listModels"];
         put?: never;
@@ -910,7 +966,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -938,7 +994,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1041,7 +1153,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1069,7 +1181,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1097,7 +1209,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1192,7 +1360,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1220,7 +1388,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1248,7 +1416,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1378,7 +1602,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1406,7 +1630,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1577,7 +1857,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1605,7 +1885,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1633,7 +1913,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1661,7 +1941,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1786,7 +2122,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1814,7 +2150,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1842,7 +2178,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -1990,7 +2382,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2018,7 +2410,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2046,7 +2438,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2074,7 +2466,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2102,7 +2494,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2155,7 +2603,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2183,7 +2631,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2211,7 +2659,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2361,7 +2865,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2389,7 +2893,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2417,7 +2921,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2485,7 +3045,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2513,7 +3073,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2541,7 +3101,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2671,7 +3287,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2699,7 +3315,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2727,7 +3343,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2806,7 +3478,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2834,7 +3506,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2862,7 +3534,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2890,7 +3562,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2918,7 +3590,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -2946,7 +3618,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3164,7 +3892,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3192,7 +3920,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3220,7 +3948,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3278,7 +4062,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3306,7 +4090,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3334,7 +4118,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3416,7 +4256,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3444,7 +4284,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3472,7 +4312,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3603,7 +4499,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3631,7 +4527,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3659,7 +4555,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3751,7 +4703,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3779,7 +4731,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3807,7 +4759,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3952,7 +4960,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -3980,7 +4988,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4008,7 +5016,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4036,7 +5044,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4124,7 +5188,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4152,7 +5216,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4180,7 +5244,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4208,7 +5272,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4298,7 +5418,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4326,7 +5446,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4354,7 +5474,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4439,7 +5615,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4467,7 +5643,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4495,7 +5671,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4626,7 +5858,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4654,7 +5886,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4682,7 +5914,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4813,7 +6101,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4841,7 +6129,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4869,7 +6157,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -4897,7 +6185,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5025,7 +6369,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5053,7 +6397,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5109,7 +6509,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5137,7 +6537,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5284,7 +6740,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5312,7 +6768,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5340,7 +6796,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5368,7 +6824,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5396,7 +6852,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5424,7 +6880,35 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5452,7 +6936,35 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5600,7 +7112,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5628,7 +7140,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5856,7 +7424,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5884,7 +7452,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5912,7 +7480,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5940,7 +7508,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -5993,7 +7617,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6021,7 +7645,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6049,7 +7673,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6077,7 +7701,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6229,7 +7909,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6257,7 +7937,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6285,7 +7965,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6313,7 +7993,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6341,7 +8021,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6369,7 +8049,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6515,7 +8251,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6543,7 +8279,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6571,7 +8307,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6599,7 +8335,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6677,7 +8469,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6705,7 +8497,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6787,7 +8635,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6815,7 +8663,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6843,7 +8691,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6871,7 +8719,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6899,7 +8747,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6952,7 +8856,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -6980,7 +8884,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7008,7 +8912,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7067,7 +9027,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7095,7 +9055,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7123,7 +9083,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7232,7 +9192,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7260,7 +9220,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7330,7 +9346,7 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
@@ -7358,7 +9374,63 @@ export interface operations {
                          * @example VALIDATION_FAILED
                          * @enum {string}
                          */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                         /**
                          * @description Short human-readable error title
                          * @example Bad Request
