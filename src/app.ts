@@ -13,6 +13,7 @@ import { jsonBodyParser } from './http/json-body.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { loggerOptions } from './logging.ts';
 import { mindRoutes } from './minds/routes.ts';
 import { tagRoutes } from './tags/routes.ts';
 import { usageRoutes } from './usage/routes.ts';
@@ -33,10 +34,8 @@ function operationName(method: string, routeUrl: string | undefined, basePath: s
 export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
-    logger:
-      opts.logger === false || config.logLevel === 'silent'
-        ? false
-        : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' } },
+    // JSON lines, or readable ones on a terminal (./logging.ts); secrets redacted in both.
+    logger: opts.logger === false ? false : await loggerOptions(config),
     bodyLimit: 1024 * 1024,
     // Signed upload tokens travel in the path; a longer parameter is a 414 URI_TOO_LONG.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },

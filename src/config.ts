@@ -1,7 +1,10 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
+import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './embeddings/config.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
+import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';
+import { defaultModelFrom } from './simulation/models.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {
@@ -42,10 +45,29 @@ export interface Config {
    * address), true (the left-most address), or the number of proxies in front of the service.
    */
   trustProxy: boolean | number;
+  /**
+   * What one parse of an uploaded file may use (MINDPRINT_PARSE_MEMORY_MB, MINDPRINT_PARSE_CPU_SECONDS,
+   * MINDPRINT_PARSE_MAX_DECODED_MB): past a budget the snapshot fails at once, naming the limit.
+   */
+  parseBudgets: ParseBudgets;
+  /** Parser processes per worker process, hence snapshot jobs run at once (MINDPRINT_PARSER_PROCESSES). */
+  parserProcesses: number;
   /** The environment the settings were read from (the AWS SDK reads its own variables from it). */
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
   llm: LlmConfig | null;
+  /**
+   * Sentence embeddings for semantic memory (MINDPRINT_EMBEDDINGS_*): an OpenAI-compatible
+   * /v1/embeddings endpoint, or null for the offline GloVe-SIF embedder (the default).
+   */
+  embeddings: EmbeddingsConfig | null;
+  /**
+   * Where semantic search runs (MINDPRINT_VECTOR_SEARCH): `auto` uses pgvector when the database
+   * has it (PGlite does) and exact search in process otherwise; `process` always searches in process.
+   */
+  vectorSearch: 'auto' | 'process';
+  /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
+  defaultModel: string;
 }
 
 export class ConfigError extends Error {
@@ -135,6 +157,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The message already names the variable and the problem (never the key's value).
     throw new ConfigError('MINDPRINT_LLM_*', err instanceof Error ? err.message : String(err));
   }
+  let embeddings: EmbeddingsConfig | null;
+  try {
+    embeddings = embeddingsConfigFromEnv(env);
+  } catch (err) {
+    throw new ConfigError('MINDPRINT_EMBEDDINGS_*', err instanceof Error ? err.message : String(err));
+  }
+  const vectorSearch = (optional(env, 'MINDPRINT_VECTOR_SEARCH') ?? 'auto').toLowerCase();
+  if (vectorSearch !== 'auto' && vectorSearch !== 'process') {
+    throw new ConfigError('MINDPRINT_VECTOR_SEARCH', `expected auto or process, got "${vectorSearch}"`);
+  }
+  let defaultModel: string;
+  try {
+    defaultModel = defaultModelFrom(env, llm?.models ?? []);
+  } catch (err) {
+    throw new ConfigError('MINDPRINT_DEFAULT_MODEL', err instanceof Error ? err.message : String(err));
+  }
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
     host,
@@ -155,7 +193,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: integer(env, 'MINDPRINT_RATE_LIMIT_PER_MINUTE', 3000, 0, 100_000_000),
     authFailuresPerMinute: integer(env, 'MINDPRINT_AUTH_FAILURES_PER_MINUTE', 60, 0, 100_000_000),
     trustProxy: trustProxy(env),
+    parseBudgets: {
+      ...DEFAULT_PARSE_BUDGETS,
+      memoryMb: integer(env, 'MINDPRINT_PARSE_MEMORY_MB', DEFAULT_PARSE_BUDGETS.memoryMb, 128, 65_536),
+      cpuSeconds: integer(env, 'MINDPRINT_PARSE_CPU_SECONDS', DEFAULT_PARSE_BUDGETS.cpuSeconds, 1, 3_600),
+      maxDecodedBytes: integer(env, 'MINDPRINT_PARSE_MAX_DECODED_MB', DEFAULT_PARSE_BUDGETS.maxDecodedBytes / (1024 * 1024), 1, 16_384) * 1024 * 1024,
+    },
+    parserProcesses: integer(env, 'MINDPRINT_PARSER_PROCESSES', POOL_SIZE, 1, 64),
     env,
     llm,
+    embeddings,
+    vectorSearch,
+    defaultModel,
   };
 }

@@ -176,14 +176,16 @@ async function openPostgres(url: string): Promise<Database> {
 async function openPglite(opts: OpenOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  // pgvector: semantic memory searches the turns' vectors in the database (src/memory).
+  const { vector } = await import('@electric-sql/pglite/vector');
   const { drizzle } = await import('drizzle-orm/pglite');
   let client;
   if (opts.pgliteDump) {
-    client = await PGlite.create({ loadDataDir: opts.pgliteDump, extensions: { pg_trgm } });
+    client = await PGlite.create({ loadDataDir: opts.pgliteDump, extensions: { pg_trgm, vector } });
   } else {
     const dir = path.join(opts.dataDir, 'pglite');
     await mkdir(dir, { recursive: true });
-    client = await PGlite.create(dir, { extensions: { pg_trgm } });
+    client = await PGlite.create(dir, { extensions: { pg_trgm, vector } });
   }
   const fatal = guardAgainstWasmFailure(client);
   const db = drizzle(client, { schema }) as unknown as Db;
