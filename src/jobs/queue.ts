@@ -36,7 +36,7 @@ export interface SendOptions {
 
 /** The priority of a job whose owner has `live` other jobs waiting or running in its queue (fairShare). */
 export function fairPriority(live: number): number {
-  return -Math.min(live, MAX_FAIR_DEPTH);
+  return live > 0 ? -Math.min(live, MAX_FAIR_DEPTH) : 0;
 }
 /** Owners with more live jobs than this are all treated alike (pg-boss priorities are integers; any bound works). */
 const MAX_FAIR_DEPTH = 10_000;
