@@ -5,7 +5,9 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeParserPool, parseTranscriptFile, ParseBudgetError, UnreadableTranscriptError, type ParseLimit, type ParseStats } from '../../src/ingest/index.ts';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { closeParserPool, parseTranscriptFile, ParseBudgetError, ParserCrashedError, UnreadableTranscriptError, type ParseLimit, type ParseStats } from '../../src/ingest/index.ts';
 import { checkPdfStreams, leadingFlateFilters } from '../../src/ingest/pdf-scan.ts';
 import { docxBomb, hugeCueVtt, pdfBomb, textPdf } from '../support/hostile-files.ts';
 import { tempDir } from './helpers.ts';
@@ -75,4 +77,52 @@ test('a parse past its CPU budget is killed and refused, naming the limit', { sk
   const path = tmp.file('cue.vtt', '');
   await hugeCueVtt(path, 600_000); // several seconds of CPU
   await rejectsOver(parseTranscriptFile(path, 'vtt', { budgets: { cpuSeconds: 1 } }), 'cpu', /^Parsing the file needed more than 1 s of CPU time \(time limit, MINDPRINT_PARSE_CPU_SECONDS\)$/);
+});
+
+/** The parser processes of this test process (Linux: /proc), newest last. */
+function parserPids(): number[] {
+  const out = spawnSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).stdout;
+  // Only the parsers: tsx's esbuild service is a child process too.
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return /ingest\/child\.[jt]s/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+      } catch {
+        return false;
+      }
+    });
+}
+
+async function waitForNewParser(known: number[]): Promise<number> {
+  for (let i = 0; i < 600; i++) {
+    const fresh = parserPids().filter((p) => !known.includes(p));
+    if (fresh.length > 0) return fresh[fresh.length - 1]!;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no parser process started');
+}
+
+test('a parser killed from outside is transient; one that crashes by itself twice on a file fails as a crash', { skip: process.platform !== 'linux' && 'finds the parser processes with pgrep' }, async () => {
+  await closeParserPool();
+  const path = tmp.file('slow.vtt', '');
+  await hugeCueVtt(path, 600_000); // seconds of parsing: time to kill it mid-parse
+  // SIGKILL from outside (an operator, the system's OOM killer): ParserCrashedError, retried by the job.
+  let parsing = parseTranscriptFile(path, 'vtt');
+  let pid = await waitForNewParser([]);
+  await new Promise((r) => setTimeout(r, 500));
+  process.kill(pid, 'SIGKILL');
+  await assert.rejects(parsing, (e: unknown) => e instanceof ParserCrashedError && !(e instanceof UnreadableTranscriptError) && /stopped from outside .*SIGKILL/.test((e as Error).message));
+  // A crash of its own (SIGSEGV, as a native fault raises it): the file gets a fresh process once;
+  // a second crash is final, and says so.
+  parsing = parseTranscriptFile(path, 'vtt');
+  pid = await waitForNewParser([pid]);
+  await new Promise((r) => setTimeout(r, 500));
+  process.kill(pid, 'SIGSEGV');
+  const second = await waitForNewParser([pid]);
+  await new Promise((r) => setTimeout(r, 500));
+  process.kill(second, 'SIGSEGV');
+  await rejectsOver(parsing, 'crash', /^The parser crashed on this file twice \(signal SIGSEGV\); it cannot be read$/);
 });
