@@ -15,7 +15,9 @@ import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts 
 import { digestTranscriptFile, ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseStats } from '../ingest/index.ts';
 import type { FileKind } from '../ingest/types.ts';
 import { jobLogger, type JobLogger } from '../jobs/log.ts';
+import { memoryFor, queueEmbedding } from '../memory/index.ts';
 import type { JobContext } from '../jobs/queue.ts';
+import { QUEUE } from '../jobs/queues.ts';
 import { describeTransient, transientKind } from '../jobs/transient.ts';
 import { ArtifactNotFoundError } from '../storage/index.ts';
 import type { Digest } from './digest.ts';
@@ -62,6 +64,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
   if (!stored) return finishedElsewhere();
   ctx.mindCache?.invalidate(row.snapshot.organizationId);
   ctx.database.noteBulkWrite();
+  ctx.queue.wake(QUEUE.embedSnapshot);
   const ms = (x: number) => Math.round(x);
   log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
 }
@@ -185,6 +188,8 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
         updatedAt: new Date(),
       })
       .where(eq(snapshots.id, snapshot.id));
+    // The semantic index follows in a job of its own: `completed` does not wait for embeddings.
+    await queueEmbedding(tx, ctx.queue, snapshot.id, memoryFor(ctx).embedder.id);
     return true;
   });
 }
