@@ -108,6 +108,7 @@ const oracle = { lexical: KS.map(() => [] as number[]), hybrid: KS.map(() => [] 
 const times = { lexical: [] as number[], hybrid: [] as number[] };
 const candidates = { lexical: [] as number[], hybrid: [] as number[] };
 let questions = 0;
+const skipped = new Map<string, number>();
 let minds = 0;
 let embedTurns = 0;
 let embedMs = 0;
@@ -123,8 +124,10 @@ for (const conv of convs) {
       items.push({ question: q.text, answer: wholeReply(conv.turns, i) });
     }
     if (!items.length) continue;
-    const mind = (await s.api('POST', '/minds', { name: person })).body.mind;
+    // As fidelity: a person with fewer than 10 turns in memory (a guest who joins in the second half) is left out.
     const parts = [...convs.filter((c) => c !== conv && c.subjects.includes(person)).map((c) => ({ turns: c.turns, date: c.date })), { turns: conv.turns.slice(0, half), date: conv.date }];
+    if (parts.reduce((n, p) => n + p.turns.filter((t) => t.speaker === person).length, 0) < 10) continue;
+    const mind = (await s.api('POST', '/minds', { name: person })).body.mind;
     for (const p of parts) {
       const { snapshotId } = await seedSnapshot(s.ctx.db, { organizationId: mind.organizationId, mindId: mind.id, mind: person, turns: p.turns, mindsetDate: p.date, analyse: false });
       const t0 = performance.now();
@@ -146,8 +149,11 @@ for (const conv of convs) {
       const lexical = await retrieveMemory(s.ctx.db, scope, terms);
       times.lexical.push(performance.now() - t0);
       t0 = performance.now();
-      const hybrid = (await recall(memory, scope, item.question, [], terms)).memory;
+      const recalled = await recall(memory, scope, item.question, [], terms);
+      const hybrid = recalled.memory;
       times.hybrid.push(performance.now() - t0);
+      if (recalled.semanticSkipped) skipped.set(recalled.semanticSkipped, (skipped.get(recalled.semanticSkipped) ?? 0) + 1);
+      if (!hybrid.some((t) => t.retrieval) && process.env.BENCH_DEBUG) process.stderr.write(`nothing: ${person} ${JSON.stringify(item.question.slice(0, 80))} ${JSON.stringify(terms)} ${recalled.semanticSkipped}\n`);
       // Only what a ranking found counts (not the latest turns handed over when nothing matched).
       score(lexical.filter((t) => t.retrieval), oracle.lexical);
       score(hybrid.filter((t) => t.retrieval), oracle.hybrid);
@@ -201,7 +207,7 @@ const lines = [
   '|---:|---:|---:|---:|',
   ...KS.map((k, i) => `| ${k} | ${f(mean(oracle.lexical[i]!))} | ${f(mean(oracle.hybrid[i]!))} | **${f(mean(oracle.hybrid[i]!) / mean(oracle.lexical[i]!), 2)}×** |`),
   '',
-  `Candidates per question (median): full text ${pct(candidates.lexical, 0.5)}, hybrid ${pct(candidates.hybrid, 0.5)}; questions where full text found nothing: ${candidates.lexical.filter((n) => n === 0).length}, hybrid: ${candidates.hybrid.filter((n) => n === 0).length}.`,
+  `Candidates per question (median): full text ${pct(candidates.lexical, 0.5)}, hybrid ${pct(candidates.hybrid, 0.5)}; questions where full text found nothing: ${candidates.lexical.filter((n) => n === 0).length}, hybrid: ${candidates.hybrid.filter((n) => n === 0).length}${skipped.size ? ` (vector rankings skipped: ${[...skipped].map(([k, n]) => `${k} ${n}`).join(', ')})` : ''}.`,
   '',
   '## Latency per question (no HTTP)',
   '',
