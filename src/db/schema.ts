@@ -356,3 +356,13 @@ export const serviceSettings = pgTable('service_settings', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Rate-limit counters shared by API replicas on PostgreSQL (an UNLOGGED table, migration 0013):
+ * `key` is "<limited key>@<window start ms>"; see src/http/rate-limit-store.ts.
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
+  count: integer('count').notNull(),
+}, (t) => [index('rate_limit_counters_window_end_idx').on(t.windowEnd)]);

@@ -23,7 +23,7 @@ const services = new WeakMap<AppContext, RunServices>();
 function servicesFor(ctx: AppContext): RunServices {
   let s = services.get(ctx);
   if (!s) {
-    s = { db: ctx.db, queue: ctx.queue, config: ctx.config, engines: createEngineRegistry(ctx.config.llm), memory: memoryFor(ctx), personas: memoryFor(ctx).personas };
+    s = { db: ctx.db, queue: ctx.queue, config: ctx.config, engines: createEngineRegistry(ctx.config.llm, ctx.config.defaultModel), memory: memoryFor(ctx), personas: memoryFor(ctx).personas };
     services.set(ctx, s);
   }
   return s;
