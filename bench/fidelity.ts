@@ -16,24 +16,29 @@
  * random point in memory, as many words as the engine's answer to that question has (the engine
  * chooses its length from the person's usual answer length, and token F1 depends on length).
  *
+ * The development split (bench/support/fidelity-split.ts) was fixed before the engine of issue 11
+ * was tuned; the engine and its reranker were tuned on it only, and the evaluation split is what
+ * is reported. "Before" in the same run is the engine without sentence embeddings and reranker
+ * (`answer(input)` without options: the sentence-stitching composer of earlier versions).
+ *
  * Run: node --import tsx bench/fidelity.ts   (writes bench/results/fidelity.md; sections added
  * by hand after the generated ones — "## Before: …" and the like — are kept)
  */
-import { existsSync, readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
-import { parseInThisThread } from '../src/ingest/parse.ts';
-import { createExtractiveEngine } from '../src/simulation/extractive/index.ts';
+import { answer, createExtractiveEngine } from '../src/simulation/extractive/index.ts';
+import { rerankEmbedder } from '../src/simulation/rerank/index.ts';
+import type { EngineResult } from '../src/simulation/types.ts';
+import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
 import { contentStems, spokenSentences, words } from '../src/simulation/extractive/text.ts';
 import { engineInput } from '../src/simulations/run.ts';
 import { loadMindScope, PersonaCache } from '../src/simulations/retrieval.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
-import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.ts';
+import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/fidelity.ts');
-const DATA = new URL('transcripts/', SHARED_DATA_URL);
 const RESULTS = new URL('./results/fidelity.md', import.meta.url);
 /** Questions shorter than this (words) are back-channel ("Really?"), not questions. */
 const MIN_QUESTION_WORDS = 4;
@@ -41,70 +46,10 @@ const MIN_QUESTION_WORDS = 4;
 const MIN_ANSWER_WORDS = 8;
 /** A person needs at least this many turns in memory to be simulated at all. */
 const MIN_MEMORY_TURNS = 10;
-/** Podcast guests: non-hosts with at least this many turns (not a sponsor read). */
-const MIN_GUEST_TURNS = 20;
-const HOSTS = new Set(['Lex Fridman', 'Lenny Rachitsky', 'Lenny']);
 /** Seeds of the random baselines (separate streams, so adding one does not move another). */
 const RANDOM_SEED = 20240601;
 const LENGTH_MATCHED_SEED = 20250101;
-
-// ─── the conversations, parsed as the service parses uploads ─────────────────────────────
-
-interface Conversation {
-  id: string;
-  date: Date;
-  turns: SeedTurn[];
-  /** The people interviewed (everyone else asks). */
-  subjects: string[];
-}
-
-async function parse(url: URL): Promise<SeedTurn[]> {
-  const transcript = await parseInThisThread(fileURLToPath(url), 'txt');
-  return transcript.turns.map((t) => ({ speaker: t.speaker, text: t.text, startMs: t.startMs ?? null, ...(t.continues ? { continues: true as const } : {}) }));
-}
-
-/**
- * What the person really answered: the turn at `i` and the parts that continue it. Ingest cuts a
- * turn over 400 words into parts for retrieval; the answer to compare with is still the whole reply.
- */
-function wholeReply(turns: readonly SeedTurn[], i: number): string {
-  const parts = [turns[i]!.text];
-  for (let j = i + 1; j < turns.length && turns[j]!.continues; j++) parts.push(turns[j]!.text);
-  return parts.join(' ');
-}
-
-/** Guests of a podcast: non-hosts with enough turns to be interviewed. */
-function guests(turns: SeedTurn[]): string[] {
-  const counts = new Map<string, number>();
-  // Turns taken, not the parts ingest cut long ones into.
-  for (const t of turns) if (!t.continues) counts.set(t.speaker, (counts.get(t.speaker) ?? 0) + 1);
-  return [...counts].filter(([s, n]) => !HOSTS.has(s) && n >= MIN_GUEST_TURNS).map(([s]) => s).sort();
-}
-
-async function loadConversations(): Promise<Conversation[]> {
-  const out: Conversation[] = [];
-  const debates = new URL('us-presidential-debates/', DATA);
-  for (const f of readdirSync(debates).filter((f) => f.endsWith('.said.txt')).sort()) {
-    const meta = JSON.parse(readFileSync(new URL(f.replace('.said.txt', '.json'), debates), 'utf8')) as { speakers: { fullName: string; role: string }[] };
-    const subjects = meta.speakers.filter((s) => /nominee/i.test(s.role)).map((s) => s.fullName);
-    out.push({ id: `debate ${f.slice(0, 10)}`, date: new Date(`${f.slice(0, 10)}T00:00:00Z`), turns: await parse(new URL(f, debates)), subjects });
-  }
-  const lex = new URL('lex-fridman-podcast/', DATA);
-  for (const f of readdirSync(lex).sort()) {
-    const src = readFileSync(new URL(f, lex), 'utf8');
-    const posted = /posted in .*? on \[([A-Z][a-z]+ \d+, \d{4})\]/.exec(src)?.[1];
-    const turns = await parse(new URL(f, lex));
-    out.push({ id: `lex ${f.replace('.txt', '')}`, date: new Date(`${posted ?? 'January 1, 2023'} UTC`), turns, subjects: guests(turns) });
-  }
-  const lenny = new URL('lennys-podcast/', DATA);
-  for (const f of readdirSync(lenny).sort()) {
-    const src = readFileSync(new URL(f, lenny), 'utf8');
-    const date = /^publish_date: (\d{4}-\d\d-\d\d)/m.exec(src)?.[1] ?? '2024-01-01';
-    const turns = await parse(new URL(f, lenny));
-    out.push({ id: `lenny ${f.replace('.transcript.md.txt', '')}`, date: new Date(`${date}T00:00:00Z`), turns, subjects: guests(turns) });
-  }
-  return out;
-}
+const LENGTH_MATCHED_BEFORE_SEED = 20250202;
 
 // ─── minds (one per held-out conversation and person) and their questions ───────────────
 
@@ -115,6 +60,7 @@ interface Item {
 
 interface Case {
   person: string;
+  split: Split;
   conversation: Conversation;
   /** The snapshots of the mind: the person's other conversations, whole, and the first half of this one. */
   snapshots: { conversation: Conversation; turns: SeedTurn[]; whole: boolean }[];
@@ -140,7 +86,7 @@ function buildCases(convs: Conversation[]): Case[] {
         if (!q.text.includes('?') || words(q.text).length < MIN_QUESTION_WORDS || words(t.text).length < MIN_ANSWER_WORDS) continue;
         items.push({ question: q.text, answer: wholeReply(conv.turns, i) });
       }
-      if (items.length > 0) cases.push({ person, conversation: conv, snapshots, items, memory });
+      if (items.length > 0) cases.push({ person, split: splitOf(conv.id), conversation: conv, snapshots, items, memory });
     }
   }
   return cases;
@@ -289,56 +235,40 @@ function lengthMatchedExcerpt(turns: readonly (readonly string[])[], target: num
 
 // ─── running ─────────────────────────────────────────────────────────────────────────────
 
-interface Row {
+interface Record {
   person: string;
-  n: number;
-  engine: Scores;
-  random: Scores;
-  randomAny: Scores;
-  generic: Scores;
-  /** The length-matched random excerpt. */
-  matched: Scores;
-  abstained: number;
-  words: number;
-  goldWords: number;
-  matchedWords: number;
+  split: Split;
+  question: string;
+  gold: string;
+  after: EngineResult;
+  before: EngineResult;
+  s: { after: Scores; before: Scores; matched: Scores; matchedBefore: Scores; random: Scores; generic: Scores };
+  /** Cosine (GloVe-SIF, glove-6b-100d-sif@1) of each answer with the real answer. */
+  sim: { after: number; before: number; matched: number };
+  words: { after: number; before: number; gold: number };
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-const meanScores = (xs: Scores[]): Scores => ({ f1: mean(xs.map((x) => x.f1)), rougeL: mean(xs.map((x) => x.rougeL)), jaccard: mean(xs.map((x) => x.jaccard)) });
+const median = (xs: number[]) => {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const sourceTurns = (r: EngineResult) => new Set(r.evidence.map((e) => e.turnId)).size;
 
-interface Acc {
-  engine: Scores[];
-  random: Scores[];
-  randomAny: Scores[];
-  generic: Scores[];
-  matched: Scores[];
-  abstained: number;
-  words: number[];
-  gold: number[];
-  matchedWords: number[];
-}
-
-function row(person: string, a: Acc): Row {
-  return {
-    person,
-    n: a.engine.length,
-    engine: meanScores(a.engine),
-    random: meanScores(a.random),
-    randomAny: meanScores(a.randomAny),
-    generic: meanScores(a.generic),
-    matched: meanScores(a.matched),
-    abstained: a.abstained,
-    words: mean(a.words),
-    goldWords: mean(a.gold),
-    matchedWords: mean(a.matchedWords),
-  };
-}
-
-async function fidelity(cases: Case[]): Promise<{ rows: Row[]; overall: Row; macro: Row; times: number[]; seedSeconds: number }> {
+async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: number[]; seedSeconds: number }> {
   const s = await startTestServer();
   try {
     const engine = createExtractiveEngine();
+    const embed = await rerankEmbedder();
+    const cos = (a: string, b: string) => {
+      const x = embed(a);
+      const y = embed(b);
+      let d = 0;
+      for (let i = 0; i < x.length; i++) d += x[i]! * y[i]!;
+      return d;
+    };
     const services = { db: s.ctx.db, personas: new PersonaCache() };
     // One analysis per whole conversation and person, reused by every mind that remembers it.
     const analyses = new Map<string, AnalysisResult>();
@@ -370,63 +300,47 @@ async function fidelity(cases: Case[]): Promise<{ rows: Row[]; overall: Row; mac
     await s.ctx.database.execute('analyze'); // as the service leaves the database after ingesting
     const seedSeconds = (performance.now() - seedStart) / 1000;
 
-    const per = new Map<string, Acc>();
+    const records: Record[] = [];
     const rand = prng(RANDOM_SEED);
     const randMatched = prng(LENGTH_MATCHED_SEED);
+    const randMatchedBefore = prng(LENGTH_MATCHED_BEFORE_SEED);
     const times: number[] = [];
     for (const { c, id, organizationId } of minds) {
       const scope = (await loadMindScope(s.ctx.db, organizationId, id, null))!.scope;
       const answerLength = c.memory.filter((t) => words(t).length >= MIN_ANSWER_WORDS);
       const generic = mostGenericTurn(answerLength);
       const sentencesOfMemory = memorySentences(c.memory);
-      const acc = per.get(c.person) ?? { engine: [], random: [], randomAny: [], generic: [], matched: [], abstained: 0, words: [], gold: [], matchedWords: [] };
-      per.set(c.person, acc);
       for (const item of c.items) {
         const t0 = performance.now();
         const input = await engineInput(services, scope, engine, null, 0, item.question);
-        const result = await engine.generate(input);
+        const after = await engine.generate(input);
         times.push(performance.now() - t0);
-        acc.engine.push(score(result.text, item.answer));
-        acc.random.push(score(answerLength[Math.floor(rand() * answerLength.length)]!, item.answer));
-        acc.randomAny.push(score(c.memory[Math.floor(rand() * c.memory.length)]!, item.answer));
-        acc.generic.push(score(generic, item.answer));
-        const answerWords = words(result.text).length;
-        const excerpt = lengthMatchedExcerpt(sentencesOfMemory, answerWords, randMatched);
-        acc.matched.push(score(excerpt, item.answer));
-        acc.matchedWords.push(words(excerpt).length);
-        if (result.evidence.length === 0) acc.abstained++;
-        acc.words.push(answerWords);
-        acc.gold.push(words(item.answer).length);
+        const before = answer(input);
+        const afterWords = words(after.text).length;
+        const beforeWords = words(before.text).length;
+        const excerpt = lengthMatchedExcerpt(sentencesOfMemory, afterWords, randMatched);
+        const excerptBefore = lengthMatchedExcerpt(sentencesOfMemory, beforeWords, randMatchedBefore);
+        records.push({
+          person: c.person,
+          split: c.split,
+          question: item.question,
+          gold: item.answer,
+          after,
+          before,
+          s: {
+            after: score(after.text, item.answer),
+            before: score(before.text, item.answer),
+            matched: score(excerpt, item.answer),
+            matchedBefore: score(excerptBefore, item.answer),
+            random: score(answerLength[Math.floor(rand() * answerLength.length)]!, item.answer),
+            generic: score(generic, item.answer),
+          },
+          sim: { after: cos(after.text, item.answer), before: cos(before.text, item.answer), matched: cos(excerpt, item.answer) },
+          words: { after: afterWords, before: beforeWords, gold: words(item.answer).length },
+        });
       }
     }
-    const rows = [...per].map(([person, a]) => row(person, a)).sort((a, b) => a.person.localeCompare(b.person));
-    const all = [...per.values()];
-    const merged: Acc = {
-      engine: all.flatMap((a) => a.engine),
-      random: all.flatMap((a) => a.random),
-      randomAny: all.flatMap((a) => a.randomAny),
-      generic: all.flatMap((a) => a.generic),
-      matched: all.flatMap((a) => a.matched),
-      abstained: all.reduce((n, a) => n + a.abstained, 0),
-      words: all.flatMap((a) => a.words),
-      gold: all.flatMap((a) => a.gold),
-      matchedWords: all.flatMap((a) => a.matchedWords),
-    };
-    const overall = row('all questions (micro mean)', merged);
-    const macro: Row = {
-      person: 'mean of people (macro)',
-      n: rows.length,
-      engine: meanScores(rows.map((r) => r.engine)),
-      random: meanScores(rows.map((r) => r.random)),
-      randomAny: meanScores(rows.map((r) => r.randomAny)),
-      generic: meanScores(rows.map((r) => r.generic)),
-      matched: meanScores(rows.map((r) => r.matched)),
-      abstained: merged.abstained,
-      words: mean(rows.map((r) => r.words)),
-      goldWords: mean(rows.map((r) => r.goldWords)),
-      matchedWords: mean(rows.map((r) => r.matchedWords)),
-    };
-    return { rows, overall, macro, times, seedSeconds };
+    return { records, times, seedSeconds };
   } finally {
     await s.close();
   }
@@ -442,67 +356,87 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
 }
 
+const avg = (rs: readonly Record[], f: (r: Record) => number) => mean(rs.map(f));
+
+function line(name: string, rs: readonly Record[]): string {
+  const after = avg(rs, (r) => r.s.after.f1);
+  const before = avg(rs, (r) => r.s.before.f1);
+  const lm = avg(rs, (r) => r.s.matched.f1);
+  const lmBefore = avg(rs, (r) => r.s.matchedBefore.f1);
+  const abst = (k: 'after' | 'before') => rs.filter((r) => r[k].evidence.length === 0).length;
+  return `| ${name} | ${rs.length} | ${f3(after)} | ${f3(lm)} | **${ratio(after, lm)}** | ${f3(before)} | ${ratio(before, lmBefore)} | ${ratio(avg(rs, (r) => r.s.after.rougeL), avg(rs, (r) => r.s.matched.rougeL))} | ${ratio(avg(rs, (r) => r.s.after.jaccard), avg(rs, (r) => r.s.matched.jaccard))} | ${ratio(after, avg(rs, (r) => r.s.random.f1))} | ${f3(avg(rs, (r) => r.sim.after))} / ${f3(avg(rs, (r) => r.sim.before))} / ${f3(avg(rs, (r) => r.sim.matched))} | **${median(rs.map((r) => sourceTurns(r.after)))}** / ${median(rs.map((r) => sourceTurns(r.before)))} | ${abst('after')} / ${abst('before')} | ${Math.round(avg(rs, (r) => r.words.after))} / ${Math.round(avg(rs, (r) => r.words.before))} / ${Math.round(avg(rs, (r) => r.words.gold))} |`;
+}
+
+const HEADER = [
+  '| | questions | F1 | F1 LM random | **F1 ÷ LM random** | F1 before | before ÷ its LM random | ROUGE-L ÷ LM | topical ÷ LM | F1 ÷ random turn | embedding sim. after / before / LM | **median source turns** after / before | abstained after / before | words after / before / real |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+];
+
+const clip = (text: string, n = 70) => {
+  const ws = text.trim().split(/\s+/);
+  return (ws.length <= n ? ws.join(' ') : `${ws.slice(0, n).join(' ')} …`).replace(/\|/g, '\\|');
+};
+
+/** Five evaluation questions, one per person (the first of each of five people, in name order). */
+function examples(rs: readonly Record[]): string[] {
+  const people = [...new Set(rs.filter((r) => r.split === 'evaluation').map((r) => r.person))].sort().slice(0, 5);
+  return people.flatMap((p) => {
+    const r = rs.find((x) => x.person === p && x.split === 'evaluation' && x.after.evidence.length > 0)!;
+    return [
+      `### ${p}`,
+      '',
+      `**Asked:** ${clip(r.question, 60)}`,
+      '',
+      `**Really answered:** ${clip(r.gold)}`,
+      '',
+      `**Before** (F1 ${f3(r.s.before.f1)}, ${sourceTurns(r.before)} turns): ${clip(r.before.text)}`,
+      '',
+      `**After** (F1 ${f3(r.s.after.f1)}, ${sourceTurns(r.after)} turn${sourceTurns(r.after) === 1 ? '' : 's'}): ${clip(r.after.text)}`,
+      '',
+    ];
+  });
+}
+
 function report(r: Awaited<ReturnType<typeof fidelity>>, convs: Conversation[], cases: Case[]): string {
-  const line = (x: Row) =>
-    `| ${x.person} | ${x.n} | ${f3(x.engine.f1)} | ${f3(x.random.f1)} | ${f3(x.generic.f1)} | **${ratio(x.engine.f1, x.random.f1)}** | ${ratio(x.engine.f1, x.generic.f1)} | ${f3(x.matched.f1)} | **${ratio(x.engine.f1, x.matched.f1)}** | ${f3(x.engine.rougeL)} | ${f3(x.random.rougeL)} | ${f3(x.generic.rougeL)} | ${ratio(x.engine.rougeL, x.random.rougeL)} | ${f3(x.matched.rougeL)} | ${ratio(x.engine.rougeL, x.matched.rougeL)} | ${f3(x.engine.jaccard)} | ${f3(x.random.jaccard)} | ${f3(x.generic.jaccard)} | ${ratio(x.engine.jaccard, x.random.jaccard)} | ${f3(x.matched.jaccard)} | ${ratio(x.engine.jaccard, x.matched.jaccard)} | ${x.abstained} | ${Math.round(x.words)} / ${Math.round(x.goldWords)} | ${Math.round(x.matchedWords)} |`;
-  const peopleBelow = (x: (r: Row) => number, bar: number) => r.rows.filter((p) => x(p) < bar).length;
-  const o = r.overall;
+  const rs = r.records;
+  const evaluation = rs.filter((x) => x.split === 'evaluation');
+  const development = rs.filter((x) => x.split === 'development');
+  const people = [...new Set(rs.map((x) => x.person))].sort();
   return [
     '# Fidelity of the extractive engine',
     '',
     'Generated by `node --import tsx bench/fidelity.ts` over the real conversations in `../shared/data/transcripts`',
-    `(${convs.length} conversations: 6 debates, 6 Lex Fridman interviews, 3 Lenny's Podcast interviews), ${cases.length} minds, ${o.n} held-out questions.`,
+    `(${convs.length} conversations: 6 debates, 6 Lex Fridman interviews, 3 Lenny's Podcast interviews), ${cases.length} minds, ${rs.length} held-out questions:`,
+    `${evaluation.length} of the evaluation split, ${development.length} of the development split (bench/support/fidelity-split.ts, fixed before tuning;`,
+    'the engine and its reranker were tuned and trained on development conversations only).',
     '',
     'Method. Every transcript is parsed by the service\'s parser (`src/ingest`). For every person interviewed (debate',
     `nominees; podcast guests with ≥ ${MIN_GUEST_TURNS} turns) and each conversation they are in, a mind is built in the real database`,
     '(embedded PGlite) the way the service builds one: one completed, linked snapshot per remembered conversation — the',
-    "person's other conversations whole, and the first half of this one — each with its turns (the question before each",
-    'turn as its context), its speakers and the real analysis of those turns, so the persona comes from the memory part only.',
-    `Each question an interviewer (moderator, audience member, host) really asked in the second half (contains "?", ≥ ${MIN_QUESTION_WORDS} words;`,
-    `the answer ≥ ${MIN_ANSWER_WORDS} words) is answered through the service's own path — \`engineInput\` (the full-text retrieval of POST`,
-    '/simulate, the persona card from the analysis, the other speakers\' names) then the extractive engine — and compared with',
-    'what the person really said next: token F1 (lower-case words), ROUGE-L F1 (longest common word subsequence) and topical',
-    'overlap (Jaccard of stemmed content words). Baselines from the same memory, in the same run: a random turn of the same person',
-    `of answer length (≥ ${MIN_ANSWER_WORDS} words, as every real answer is; seeded PRNG), and the single most generic turn (of those, the one with the`,
-    'highest cosine similarity of content-stem counts to all the person\'s other turns).',
+    "person's other conversations whole, and the first half of this one. Each question an interviewer really asked in the",
+    `second half (contains "?", ≥ ${MIN_QUESTION_WORDS} words; the answer ≥ ${MIN_ANSWER_WORDS} words) goes through the service's own path (\`engineInput\`, then the`,
+    'engine) and is compared with what the person really said next: token F1, ROUGE-L, topical overlap (Jaccard of content',
+    'stems) and the cosine of the two texts\' sentence embeddings (GloVe-SIF, `glove-6b-100d-sif@1`, the offline embedder of',
+    '`src/embeddings`). "LM random": for each question, a random excerpt of the same person\'s own words from the same memory,',
+    'consecutive whole sentences as many words as the answer (seeded); the before-engine gets its own, as long as its answer.',
+    '"Before" is the engine without sentence embeddings and reranker in the same run (`answer(input)`: the sentence-stitching',
+    'composer); "after" is the engine as the service runs it. Source turns: distinct turns an answer quotes.',
     '',
-    'Length-matched random baseline ("LM random"). The engine sets the length of its answer from how long the person usually',
-    'answers a question (`usualLength` / `wordBudget` in src/simulation/extractive/compose.ts), and token F1 and ROUGE-L depend',
-    'strongly on length, so the random turn above is not a like-for-like comparison. For each question this baseline takes a',
-    'random excerpt of the same person\'s own words from the same memory with about as many words as the engine\'s answer to',
-    'that question: a random memory turn, a random sentence in it (split as the engine splits), then the following whole',
-    'sentences — on into the person\'s next turns in memory — until the engine answer\'s word count is reached (the last sentence',
-    `kept only if that lands nearer the count). Own seeded PRNG (${LENGTH_MATCHED_SEED}), separate from the random turn's, so neither moves the other.`,
-    'When the engine abstains, its answer is a short "I haven\'t talked about that" and the excerpt is as short.',
+    '## By split',
     '',
-    '## Per person (means over held-out questions)',
+    ...HEADER,
+    line('**evaluation** (reported)', evaluation),
+    line('development (tuned on)', development),
+    line('all', rs),
     '',
-    'Columns: engine, random own turn (≥ 8 words), most generic turn; ratios engine / random and engine / generic; then the',
-    'length-matched random excerpt ("LM random") and engine / LM random. "Abstained" = questions answered "I haven\'t talked',
-    'about that" (no noun phrase of the question found in memory). Words = engine / real; LM words = the excerpts\' mean length.',
+    '## Per person',
     '',
-    '| person | questions | F1 | F1 random | F1 generic | F1 ÷ random | F1 ÷ generic | F1 LM random | F1 ÷ LM random | ROUGE-L | RL random | RL generic | RL ÷ random | RL LM random | RL ÷ LM random | Jaccard | J random | J generic | J ÷ random | J LM random | J ÷ LM random | abstained | words | LM words |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...r.rows.map(line),
-    line(r.macro),
-    line(o),
+    ...HEADER,
+    ...people.map((p) => line(`${p} (${rs.find((x) => x.person === p)!.split})`, rs.filter((x) => x.person === p))),
     '',
-    `Overall (all ${o.n} questions): engine / random-own-turn = **${ratio(o.engine.f1, o.random.f1)} token F1**, **${ratio(o.engine.rougeL, o.random.rougeL)} ROUGE-L**, **${ratio(o.engine.jaccard, o.random.jaccard)} topical overlap**;`,
-    `engine / most-generic-turn = ${ratio(o.engine.f1, o.generic.f1)} F1, ${ratio(o.engine.rougeL, o.generic.rougeL)} ROUGE-L, ${ratio(o.engine.jaccard, o.generic.jaccard)} topical overlap. Aim: ≥ 1.3× random-own-turn.`,
+    '## Five real questions, before and after (evaluation split)',
     '',
-    `Length-matched: engine / LM-random = **${ratio(o.engine.f1, o.matched.f1)} token F1** (${ratio(r.macro.engine.f1, r.macro.matched.f1)} macro), **${ratio(o.engine.rougeL, o.matched.rougeL)} ROUGE-L**, **${ratio(o.engine.jaccard, o.matched.jaccard)} topical overlap**`,
-    `(LM-random F1 ${f3(o.matched.f1)} against ${f3(o.random.f1)} for the random turn; excerpts ${Math.round(o.matchedWords)} words on average, the engine ${Math.round(o.words)}).`,
-    `On token F1 the engine's advantage over a random sample of the person's own words ${o.matched.f1 > o.random.f1 ? 'shrinks' : 'does not shrink'} when the sample is as long as`,
-    `the engine's answer: ${ratio(o.engine.f1, o.random.f1)} → ${ratio(o.engine.f1, o.matched.f1)}; ROUGE-L ${ratio(o.engine.rougeL, o.random.rougeL)} → ${ratio(o.engine.rougeL, o.matched.rougeL)}; topical overlap ${ratio(o.engine.jaccard, o.random.jaccard)} → ${ratio(o.engine.jaccard, o.matched.jaccard)}.`,
-    `People below 1.3× on F1: ${peopleBelow((p) => p.engine.f1 / p.random.f1, 1.3)} of ${r.rows.length} against the random turn, ${peopleBelow((p) => p.engine.f1 / p.matched.f1, 1.3)} of ${r.rows.length} against LM random;`,
-    `below 1.0× (worse than a random excerpt of the same length): ${peopleBelow((p) => p.engine.f1 / p.matched.f1, 1)} of ${r.rows.length}.`,
-    '',
-    'Caveat: the engine\'s design choices (answer length, match weights, which words are searched) were evaluated on these same',
-    'held-out questions — there is no separate development split — so every engine ratio on this page may be optimistic.',
-    '',
-    `For reference, against a random turn of any length (including "Yeah." interjections, the baseline of earlier runs), the`,
-    `engine's F1 ratio would be ${ratio(o.engine.f1, o.randomAny.f1)} (random-any F1 ${f3(o.randomAny.f1)}): short turns share few words with any answer, which flattered the engine.`,
-    '',
+    ...examples(rs),
     `Service path time per question (retrieval + persona + engine, no HTTP, no storage): p50 ${percentile(r.times, 50).toFixed(1)} ms, p99 ${percentile(r.times, 99).toFixed(1)} ms`,
     `(the first question of each mind loads its persona). Seeding ${cases.length} minds took ${r.seedSeconds.toFixed(0)} s. Latency of POST /simulate itself: bench/simulate.ts.`,
     '',
@@ -510,7 +444,7 @@ function report(r: Awaited<ReturnType<typeof fidelity>>, convs: Conversation[], 
 }
 
 /** Headings this script writes; any other `## ` section of the results file was added by hand. */
-const GENERATED_SECTIONS = ['## Per person (means over held-out questions)'];
+const GENERATED_SECTIONS = ['## By split', '## Per person', '## Five real questions, before and after (evaluation split)'];
 
 /** The hand-written sections at the end of the existing results file (from its first heading this script does not write), kept on rewrite. */
 function handWrittenSections(): string {

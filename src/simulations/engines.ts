@@ -1,7 +1,8 @@
 /**
  * The simulation engines this process offers (GET /models): the embedded extractive engine
- * always, and one LLM engine per configured model when MINDPRINT_LLM_* is set. The extractive
- * engine is the default: it needs no network and answers only with what the person said.
+ * always, and one LLM engine per configured model when MINDPRINT_LLM_* is set. The default is
+ * MINDPRINT_DEFAULT_MODEL when set, else the configured LLM when there is one (it writes a reply
+ * in the person's voice from the same retrieved memory), else the extractive engine.
  */
 import type { LlmConfig } from '../simulation/llm/config.ts';
 import { createExtractiveEngine } from '../simulation/extractive/index.ts';
@@ -20,10 +21,10 @@ export class EngineRegistry {
   private readonly byId: Map<string, SimulationEngine>;
   readonly defaultEngine: SimulationEngine;
 
-  constructor(readonly engines: SimulationEngine[]) {
+  constructor(readonly engines: SimulationEngine[], defaultId?: string) {
     if (engines.length === 0) throw new Error('at least one simulation engine is needed');
     this.byId = new Map(engines.map((e) => [e.id, e]));
-    this.defaultEngine = engines[0]!;
+    this.defaultEngine = (defaultId !== undefined ? this.byId.get(defaultId) : undefined) ?? engines[0]!;
   }
 
   models(): ModelInfo[] {
@@ -54,9 +55,10 @@ export class EngineRegistry {
   }
 }
 
-export function createEngineRegistry(llm: LlmConfig | null): EngineRegistry {
+/** `defaultModel`: the id to use when none is named (config.defaultModel); the first LLM model, else extractive, when absent. */
+export function createEngineRegistry(llm: LlmConfig | null, defaultModel?: string): EngineRegistry {
   // An LLM model named like the extractive one would be unreachable; the extractive id wins.
   const extractive = createExtractiveEngine();
   const llmEngines = llm ? createLlmEngines(llm).filter((e) => e.id !== extractive.id) : [];
-  return new EngineRegistry([extractive, ...llmEngines]);
+  return new EngineRegistry([extractive, ...llmEngines], defaultModel ?? llmEngines[0]?.id);
 }

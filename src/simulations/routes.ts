@@ -101,7 +101,7 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
       schema: {
         tags: ['Simulations'],
         summary: 'List simulation models',
-        description: 'The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named.',
+        description: 'The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named: MINDPRINT_DEFAULT_MODEL when set, else the first configured LLM model, else the extractive engine.',
         response: { 200: Type.Object({ models: Type.Array(Model) }), ...errorResponses() },
       },
     }, async () => ({ models: s.engines.models() }));

@@ -1,5 +1,5 @@
 import type { Module } from '../context.ts';
-import { closeParserPool, POOL_SIZE, warmParserPool } from '../ingest/index.ts';
+import { closeParserPool, configureParserPool, warmParserPool } from '../ingest/index.ts';
 import { jobLogger } from '../jobs/log.ts';
 import { QUEUE, queueDefinitions } from '../jobs/queues.ts';
 import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
@@ -24,10 +24,11 @@ export const snapshotsModule: Module = {
   routes: snapshotRoutes,
   publicRoutes: uploadRoutes,
   async startWorkers(ctx) {
-    // As many jobs at once as there are parser threads; the pool warms up in the background.
+    // As many jobs at once as there are parser processes; the pool warms up in the background.
+    configureParserPool({ size: ctx.config.parserProcesses, memoryMb: ctx.config.parseBudgets.memoryMb });
     void warmParserPool().catch(() => {});
     const log = jobLogger(ctx.config);
-    await ctx.queue.work<ProcessSnapshotJob>(QUEUE.processSnapshot, POOL_SIZE, (data, job) => processSnapshot(ctx, data, job, log));
+    await ctx.queue.work<ProcessSnapshotJob>(QUEUE.processSnapshot, ctx.config.parserProcesses, (data, job) => processSnapshot(ctx, data, job, log));
   },
   close: closeParserPool,
 };

@@ -28,8 +28,10 @@ test('follow-ups bring new evidence: "why", "say more", "what do you mean", "an 
       assert.ok(!said.has(s), `"${messages[i]}" repeats "${s}"`);
     }
     for (const s of quoted(r)) said.add(s);
-    // Still on the topic of the conversation: taxes.
-    assert.match(r.text, /tax/i, `"${messages[i]}" stays on taxes: ${r.text}`);
+    // Still on the topic of the conversation: taxes for the middle class (said in the passage, or
+    // in the reply it comes from, as for an example of what budget choices mean).
+    const sources = r.evidence.map((e) => obama.memory.find((t) => t.turnId === e.turnId)!.text).join(' ');
+    assert.match(`${r.text} ${sources}`, /tax|middle.class/i, `"${messages[i]}" stays on taxes for the middle class: ${r.text}`);
   });
 });
 
@@ -123,7 +125,11 @@ test('answers read like a reply: no sentence addressed to a moderator, cut off, 
       assert.doesNotMatch(s, vocative, `${q}: addressed to someone in the debate: "${s}"`);
       assert.doesNotMatch(s, /[-\u2013\u2014]\s*["']?$/, `${q}: cut off: "${s}"`);
       assert.ok(quotesBalanced(s), `${q}: unbalanced quotes: "${s}"`);
-      assert.ok(words(s) >= 4, `${q}: too short to stand alone: "${s}"`);
+    }
+    // A passage is said as it was ("No. I think…" inside it), but neither opens nor ends on a fragment.
+    for (const e of r!.evidence) {
+      const own = sentences(e.quote);
+      for (const s of [own[0]!, own.at(-1)!]) assert.ok(words(s.text) >= 4, `${q}: a passage opens or ends on a fragment: "${s.text}"`);
     }
     // It opens with a sentence about what was asked.
     const asked = new Set(understand(q, []).query.map((t) => t.stem));

@@ -75,3 +75,18 @@ test('a malformed key is rejected without echoing it', () => {
     (error: Error) => /MINDPRINT_LLM_API_KEY/.test(error.message) && !error.message.includes('top secret'),
   );
 });
+
+test('MINDPRINT_DEFAULT_MODEL: the first LLM model by default, else extractive; a named one must exist', async () => {
+  const { defaultModelFrom, EXTRACTIVE_MODEL_ID } = await import('../../src/simulation/models.ts');
+  const { loadConfig, ConfigError } = await import('../../src/config.ts');
+  assert.equal(defaultModelFrom({}, []), EXTRACTIVE_MODEL_ID);
+  assert.equal(defaultModelFrom({}, ['gpt-4o-mini', 'llama3.1:8b']), 'gpt-4o-mini');
+  assert.equal(defaultModelFrom({ MINDPRINT_DEFAULT_MODEL: 'llama3.1:8b' }, ['gpt-4o-mini', 'llama3.1:8b']), 'llama3.1:8b');
+  assert.equal(defaultModelFrom({ MINDPRINT_DEFAULT_MODEL: ` ${EXTRACTIVE_MODEL_ID} ` }, ['gpt-4o-mini']), EXTRACTIVE_MODEL_ID);
+  assert.throws(() => defaultModelFrom({ MINDPRINT_DEFAULT_MODEL: 'gpt-5' }, ['gpt-4o-mini']), /MINDPRINT_DEFAULT_MODEL "gpt-5" is not an available model; available models: mindprint-extractive-1, gpt-4o-mini/);
+  // Through the configuration: a bad default stops start-up naming the variable.
+  const base = { MINDPRINT_LLM_MODEL: 'gpt-4o-mini', MINDPRINT_LLM_BASE_URL: 'http://127.0.0.1:9/v1' };
+  assert.equal(loadConfig({ ...base }).defaultModel, 'gpt-4o-mini');
+  assert.equal(loadConfig({ ...base, MINDPRINT_DEFAULT_MODEL: EXTRACTIVE_MODEL_ID }).defaultModel, EXTRACTIVE_MODEL_ID);
+  assert.throws(() => loadConfig({ ...base, MINDPRINT_DEFAULT_MODEL: 'nope' }), (err: unknown) => err instanceof ConfigError && /MINDPRINT_DEFAULT_MODEL/.test(err.message));
+});

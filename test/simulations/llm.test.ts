@@ -60,12 +60,19 @@ beforeEach(() => {
   fake.setReply(scripted());
 });
 
-test('GET /models lists the extractive default and the configured LLM model', async () => {
+test('GET /models lists the extractive engine and the configured LLM model, the default', async () => {
   const res = await s.api('GET', '/models');
   assert.deepEqual(res.body.models, [
-    { id: 'mindprint-extractive-1', engine: 'extractive', streams: true, default: true },
-    { id: MODEL, engine: 'llm', streams: true, default: false },
+    { id: 'mindprint-extractive-1', engine: 'extractive', streams: true, default: false },
+    { id: MODEL, engine: 'llm', streams: true, default: true },
   ]);
+});
+
+test('with an LLM configured and no model named, the LLM answers (MINDPRINT_DEFAULT_MODEL unset)', async () => {
+  const res = await s.api('POST', '/simulate', { scenario: { message: 'Could the engine make music?' }, mindId });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal(res.body.model, MODEL);
+  assert.equal(fake.chatRequests()[0]?.body.model, MODEL);
 });
 
 test('an LLM simulation answers from retrieved, fenced excerpts; the conversation keeps its model', async () => {
@@ -191,7 +198,7 @@ test('while an answer streams, the conversation shows the text so far', async ()
 });
 
 test('a model chosen mid-conversation stays the conversation\'s model for the turns after', async () => {
-  const first = await s.api('POST', '/simulate', { scenario: { message: 'Could the engine make music?' }, mindId });
+  const first = await s.api('POST', '/simulate', { scenario: { message: 'Could the engine make music?' }, mindId, selectedSimulationModel: 'mindprint-extractive-1' });
   assert.equal(first.body.model, 'mindprint-extractive-1');
   const switched = await s.api('POST', '/simulate', { scenario: { message: 'And poetry?' }, mindId, conversationId: first.body.conversationId, selectedSimulationModel: MODEL });
   assert.equal(switched.body.model, MODEL);

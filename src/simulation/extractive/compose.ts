@@ -289,8 +289,8 @@ export class AlreadySaid {
 
 // ───────────── choosing and laying out sentences ─────────────
 
-const REASON = /\b(because|the reason|that's why|that is why|which is why|so that|in order to|since|the point is|the idea is|what that means|the problem is|the key is|makes me|helps me|I love|I enjoy|I care about)\b/i;
-const EXAMPLE = /\b(for example|for instance|e\.g\.|such as|example (is|of|would be)|(simple|good|great|classic|perfect|another|one) example|like when|take (a|the)\b|let me give you|I remember|I met|I saw|I talked to|I was (at|in|talking)|when I was|one time|there was a|there's a (guy|woman|man|company|story)|a story|case in point|last (week|month|year)|the other day)\b/i;
+export const REASON = /\b(because|the reason|that's why|that is why|which is why|so that|in order to|since|the point is|the idea is|what that means|the problem is|the key is|makes me|helps me|I love|I enjoy|I care about)\b/i;
+export const EXAMPLE = /\b(for example|for instance|e\.g\.|such as|example (is|of|would be)|(simple|good|great|classic|perfect|another|one) example|like when|take (a|the)\b|let me give you|I remember|I met|I saw|I talked to|I was (at|in|talking)|when I was|one time|there was a|there's a (guy|woman|man|company|story)|a story|case in point|last (week|month|year)|the other day)\b/i;
 const SPECIFICS = /\d|\b(?!I\b)\p{Lu}\p{Ll}+\b/u;
 
 export interface ComposeInput {
@@ -470,7 +470,7 @@ function layout(chosen: readonly Candidate[]): Candidate[] {
 }
 
 /** Sentences that lean on the one before ("And that is, …", "That's why …", "For example, …"). */
-const BACK_REFERENCE =
+export const BACK_REFERENCE =
   /^["'\u201C]?(?:(?:and|but|so|or|now|well),?\s+)*(that's|that is|that was|this is|these are|those are|which|for example|for instance|because|also|plus|as opposed to|in fact|it's|they're|he's|she's)\b/i;
 /** A spoken connective opening a sentence ("And so…"): fine in the middle of an answer, less so to open it. */
 const CONNECTIVE = /^["'\u201C]?(and|but|so|or|now|because)\b/i;

@@ -11,11 +11,14 @@
  */
 import type { Evidence, EngineInput, EngineResult, SimulationEngine } from '../types.ts';
 import { analyse, analyseIntroduction, analyseNothingRelevant } from './analysis.ts';
-import { Addressees, AlreadySaid, composeAnswer, usesContractions, wordBudget, type UsedSentence } from './compose.ts';
+import { Addressees, AlreadySaid, composeAnswer, EXAMPLE, REASON, usesContractions, wordBudget, type UsedSentence } from './compose.ts';
 import { introduce } from './introduce.ts';
 import { understand, type Phrase } from './query.ts';
 import { rankMemory, type RankedTurn } from './rank.ts';
 import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './replies.ts';
+import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, type Candidate, type Embed, type RerankModel } from '../rerank/index.ts';
+import { mainAskRanges, type FollowUpKind } from './query.ts';
+import { contentStems } from './text.ts';
 
 export { extractSearchTerms, buildQuery, isFollowUp, understand, phrasesOf, socialIntent, followUpKind, MAX_SEARCH_TERMS, type QueryTerm, type Phrase, type Understanding } from './query.ts';
 export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
@@ -24,7 +27,8 @@ export { nothingRelevantAnswer, phraseForReply } from './replies.ts';
 export { feelingOf, describeFeeling, type Feeling } from './sentiment.ts';
 export { sentences, spokenSentences, words, stem, contentStems, type SentenceSpan } from './text.ts';
 
-export const EXTRACTIVE_MODEL_ID = 'mindprint-extractive-1';
+export { EXTRACTIVE_MODEL_ID } from '../models.ts';
+import { EXTRACTIVE_MODEL_ID } from '../models.ts';
 
 /**
  * Nouns of someone's own life: asked about "your mother", a turn about someone else's mother is
@@ -90,8 +94,103 @@ export function evidenceFor(used: readonly Pick<UsedSentence, 'turn' | 'span' | 
   return out;
 }
 
+/** A message term of a phrase counts as covered by meaning when a turn using one of its words is this similar to the message. */
+const SEMANTIC_COVER = 0.5;
+/** A turn with this share of its words in filler (outros, sponsor reads, greetings) never answers a substantive question. */
+const MAX_FILLER_SHARE = 0.5;
+const FILLER_FEATURE = FEATURES.indexOf('filler');
+/** Follow-ups: a turn this close (in transcript order) to one the last answer quoted gets this much more score. */
+const NEAR_LAST_ANSWER = 4;
+const NEAR_LAST_ANSWER_BONUS = 1.5;
+/** …and one that gives what the follow-up asks for (a reason for "why?", an example) this much. */
+const FOLLOW_UP_KIND_BONUS = 1.5;
+/** A follow-up's candidate is on the conversation's topic with this share of the best candidate's query weight. */
+const FOLLOW_UP_ON_TOPIC = 0.5;
+/** Share of the budget each passage gets when the message asks two things. */
+const TWO_ASKS_SHARE = 0.6;
+
+/** Options of `answer` beyond the input: the sentence embedding and the reranker model. */
+export interface AnswerOptions {
+  embed?: Embed;
+  model?: RerankModel;
+  /** Sees each candidate list the reranker scores, with the budget (the training script collects them). */
+  onCandidates?: (candidates: readonly Candidate[], budget: number) => void;
+}
+
+/**
+ * The two things a message asks, when it asks two (two question sentences, each naming a topic
+ * of its own): their texts. Else null.
+ */
+export function twoAsks(message: string): [string, string] | null {
+  const asks = mainAskRanges(message)
+    .map(([a, b]) => message.slice(a, b))
+    .filter((q) => /\?/.test(q) && contentStems(q).length > 0);
+  if (asks.length < 2) return null;
+  const [a, b] = [asks[0]!, asks.at(-1)!];
+  const sa = new Set(contentStems(a));
+  const fresh = contentStems(b).filter((x) => !sa.has(x));
+  return fresh.length > 0 ? [a, b] : null;
+}
+
+/**
+ * The reply chosen by the reranker among the retrieved candidates, and (when the message asks two
+ * things) a second passage from another turn for the second one. Candidates mostly filler never
+ * answer; in a follow-up, turns around the last answer are favoured.
+ */
+function chooseReply(
+  input: EngineInput,
+  o: { embed: Embed; model: RerankModel; onCandidates?: AnswerOptions['onCandidates']; ranked: readonly RankedTurn[]; weight: Map<string, number>; budget: number; addressees: Addressees; saidBefore: AlreadySaid; followUp: FollowUpKind | null; query: string },
+): UsedSentence[] {
+  const cited = new Map<string, number[]>();
+  if (o.followUp) {
+    const last = [...input.history].reverse().find((m) => m.role === 'assistant' && m.evidence?.length);
+    const byId = new Map(input.memory.map((t) => [t.turnId, t]));
+    for (const e of last?.evidence ?? []) {
+      const t = byId.get(e.turnId);
+      if (t) cited.set(t.snapshotId, [...(cited.get(t.snapshotId) ?? []), t.seq]);
+    }
+  }
+  const pick = (message: string, budget: number, exclude: ReadonlySet<string>): Candidate | null => {
+    let candidates = candidatesFor({
+      message,
+      memory: input.memory,
+      ranked: o.ranked,
+      passage: { budget, weight: o.weight, addressees: o.addressees, saidBefore: o.saidBefore },
+      embed: o.embed,
+      messageVector: o.embed(message),
+    }).filter((c) => c.features[FILLER_FEATURE]! <= MAX_FILLER_SHARE && !exclude.has(c.turn.turnId));
+    // The reply names something asked about, when any candidate's passage does (found by meaning
+    // alone, a turn may be on another subject that merely sounds alike).
+    const naming = candidates.filter((c) => c.passage.relevance > 0);
+    if (naming.length > 0) candidates = naming;
+    o.onCandidates?.(candidates, budget);
+    const topRelevance = Math.max(0, ...candidates.map((c) => c.passage.relevance));
+    const scored = rerank(candidates, o.model).map(({ c, score }) => {
+      if (!o.followUp) return { c, score };
+      // A follow-up goes on from the last answer: turns around it, on its topic, and for "why?" a
+      // reason, for "an example?" an example.
+      const onTopic = c.passage.relevance > 0 && c.passage.relevance >= topRelevance * FOLLOW_UP_ON_TOPIC;
+      const near = onTopic && cited.get(c.turn.snapshotId)?.some((seq) => Math.abs(seq - c.turn.seq) <= NEAR_LAST_ANSWER);
+      const text = c.passage.used.map((u) => u.span.text).join(' ');
+      const fits = (o.followUp === 'why' && REASON.test(text)) || (o.followUp === 'example' && EXAMPLE.test(text));
+      return { c, score: score + (near ? NEAR_LAST_ANSWER_BONUS : 0) + (fits && onTopic ? FOLLOW_UP_KIND_BONUS : 0) };
+    });
+    scored.sort((a, b) => b.score - a.score);
+    return scored[0]?.c ?? null;
+  };
+  const two = o.followUp ? null : twoAsks(input.message);
+  if (!two) {
+    const best = pick(o.query, o.budget, new Set());
+    return best ? best.passage.used : [];
+  }
+  const share = Math.round(o.budget * TWO_ASKS_SHARE);
+  const first = pick(two[0], share, new Set());
+  const second = pick(two[1], share, new Set(first ? [first.turn.turnId] : []));
+  return [...(first?.passage.used ?? []), ...(second?.passage.used ?? [])];
+}
+
 /** The answer for `input`, without streaming. Pure: same input, same result. */
-export function answer(input: EngineInput): EngineResult {
+export function answer(input: EngineInput, options: AnswerOptions = {}): EngineResult {
   const name = input.persona.name || input.mindName;
   const u = understand(input.message, input.history, name.split(/\s+/));
   // Only the few sentences said in the engine's own words need the register: computed when needed.
@@ -119,7 +218,25 @@ export function answer(input: EngineInput): EngineResult {
     });
   }
   const main = u.phrases.some((p) => p.main) ? u.phrases.filter((p) => p.main) : u.phrases;
-  const covered = new Map(main.map((p) => [p, phraseCovered(p, ranked, splits, own)]));
+  // The query as meaning: the message, and for a follow-up the question it follows up on.
+  const anchor = u.leansOnHistory ? [...input.history].reverse().find((m) => m.role === 'user')?.text : undefined;
+  const queryText = anchor ? `${anchor} ${input.message}` : input.message;
+  const embed = options.embed;
+  const messageVector = embed ? embed(queryText) : null;
+  const similar = (t: RankedTurn['turn']) => {
+    if (!embed || !messageVector) return 0;
+    let s = 0;
+    const v = embed(t.text);
+    for (let i = 0; i < v.length; i++) s += v[i]! * messageVector[i]!;
+    return s;
+  };
+  // A phrase is also covered by a turn that uses one of its words and means much the same as the
+  // message ("morning routine" → a turn on morning meditation and light).
+  const semanticallyCovered = (p: Phrase) => {
+    const stems = new Set(rankedStems(p, splits));
+    return ranked.some((r) => r.matched.some((s) => stems.has(s)) && similar(r.turn) >= SEMANTIC_COVER);
+  };
+  const covered = new Map(main.map((p) => [p, phraseCovered(p, ranked, splits, own) || semanticallyCovered(p)]));
   const uncovered = main.filter((p) => !covered.get(p));
   const decline = () => {
     const text = nothingRelevantAnswer(uncovered.length ? uncovered : main, input.persona, informal());
@@ -136,7 +253,16 @@ export function answer(input: EngineInput): EngineResult {
   const onMain = rankedOwn.filter((r) => r.matched.some((s) => asked.has(s)));
   const sources = onMain.length > 0 ? onMain : rankedOwn;
   const budget = wordBudget(input.persona, input.memory, sources, /\?/.test(input.message));
-  const composed = composeAnswer({ ranked: sources, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own, asked });
+  const model = options.model ?? (embed ? shippedModel() : undefined);
+  let composed: { text: string; used: UsedSentence[] };
+  if (embed && model) {
+    const weight = new Map(query.map((q) => [q.stem, q.weight * (idf.get(q.stem) ?? 0)]));
+    const used = chooseReply(input, { embed, model, onCandidates: options.onCandidates, ranked: sources, weight, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, query: queryText });
+    // The answer is its evidence: each passage quoted exactly as it was said.
+    composed = { text: evidenceFor(used).map((e) => e.quote.replace(/\n/g, ' ')).join(' '), used };
+  } else {
+    composed = composeAnswer({ ranked: sources, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own, asked });
+  }
   if (composed.used.length === 0) {
     if (!saidBefore.empty) {
       const text = exhaustedAnswer(main, informal());
@@ -170,7 +296,7 @@ export function createExtractiveEngine(): SimulationEngine {
     streams: true,
     async generate(input: EngineInput, onDelta?: (text: string) => void): Promise<EngineResult> {
       input.signal?.throwIfAborted();
-      const result = answer(input);
+      const result = answer(input, { embed: await rerankEmbedder() });
       if (onDelta) {
         for (const piece of streamPieces(result.text)) {
           input.signal?.throwIfAborted();

@@ -1,0 +1,180 @@
+/**
+ * One coherent passage of a turn: the person's own reply, as a contiguous run of its sentences,
+ * cut at sentence ends to about the answer's word budget. It starts at the turn's first sentence
+ * on the question (at its first sentence when none names it), or — when what follows is much
+ * longer than the budget — at the window of sentences that says most on the question.
+ * A long reply that ingest cut in parts continues into its next part when the first one is short.
+ *
+ * Left out, and ending a run: sentences that belonged to their setting (usableSpan), filler
+ * (greetings, outros, sponsor reads) and what the conversation already quoted. Very short
+ * sentences ("Yeah.", "No, no.") do not open a passage but ride along inside one.
+ */
+import type { MemoryTurn } from '../types.ts';
+import type { AlreadySaid, Addressees, UsedSentence } from './compose.ts';
+import { BACK_REFERENCE, usableSpan } from './compose.ts';
+import { isFiller } from './filler.ts';
+import { contentStems, quotesBalanced, words, type SentenceSpan } from './text.ts';
+import { sentencesOf } from './turn-index.ts';
+
+/** A sentence this short does not open a passage (it rides along inside one). */
+const MIN_OPENING_WORDS = 4;
+/** A turn this many times longer than the budget may start later than its first sentence. */
+const LATE_START_FACTOR = 1.5;
+/** A passage this short (share of the budget) continues into the next part of the same reply. */
+const CONTINUE_BELOW = 0.6;
+
+export interface Passage {
+  turn: MemoryTurn;
+  /** The sentences used, in order (contiguous runs; a second run only after a left-out sentence). */
+  used: UsedSentence[];
+  words: number;
+  /** Sum of the query weight of the distinct stems in the passage. */
+  relevance: number;
+}
+
+export interface PassageOptions {
+  budget: number;
+  /** Query stem → weight (idf × term weight). */
+  weight: ReadonlyMap<string, number>;
+  addressees: Addressees;
+  saidBefore: AlreadySaid;
+}
+
+interface Sentence {
+  raw: SentenceSpan;
+  span: SentenceSpan | null;
+  words: number;
+  relevance: number;
+  /** Usable inside a run (possibly too short to open one). */
+  inside: boolean;
+  /** Usable to open a run. */
+  opens: boolean;
+}
+
+const sentenceCache = new WeakMap<readonly SentenceSpan[], { words: number[]; stems: string[][]; filler: boolean[] }>();
+
+function basics(spans: readonly SentenceSpan[]): { words: number[]; stems: string[][]; filler: boolean[] } {
+  let b = sentenceCache.get(spans);
+  if (!b) {
+    b = { words: spans.map((s) => words(s.text).length), stems: spans.map((s) => contentStems(s.text)), filler: spans.map((s) => isFiller(s.text)) };
+    sentenceCache.set(spans, b);
+  }
+  return b;
+}
+
+function analyse(turn: MemoryTurn, o: PassageOptions): Sentence[] {
+  const spans = sentencesOf(turn);
+  const b = basics(spans);
+  return spans.map((raw, i) => {
+    const n = b.words[i]!;
+    let relevance = 0;
+    for (const s of new Set(b.stems[i]!)) relevance += o.weight.get(s) ?? 0;
+    if (b.filler[i] || n === 0) return { raw, span: null, words: n, relevance, inside: false, opens: false };
+    const said = o.saidBefore.empty ? false : o.saidBefore.said(turn, raw, new Set(b.stems[i]!));
+    if (said) return { raw, span: null, words: n, relevance, inside: false, opens: false };
+    const span = usableSpan(raw, o.addressees);
+    if (span) return { raw, span, words: n, relevance, inside: true, opens: n >= MIN_OPENING_WORDS };
+    // Too short to stand alone, but otherwise fine: it may sit inside a run ("Yeah. I think…").
+    const short = n < MIN_OPENING_WORDS && quotesBalanced(raw.text) && !o.addressees.addressed(raw.text) && !/[-\u2013\u2014]\s*$/.test(raw.text);
+    return { raw, span: short ? raw : null, words: n, relevance, inside: short, opens: false };
+  });
+}
+
+/** Where the passage of a turn starts (an index into its sentences), or -1 when nothing can open one. */
+function startOf(ss: readonly Sentence[], budget: number): number {
+  const opening = ss.findIndex((s) => s.opens);
+  if (opening < 0) return -1;
+  // A reply opens with its point: it starts at its first sentence on the question, when it has one
+  // (not at "And private insurers have to make a profit." before the sentence on Medicare).
+  const relevant = ss.findIndex((s) => s.opens && s.relevance > 0);
+  const first = relevant >= 0 ? relevant : opening;
+  const total = ss.slice(first).reduce((n, s) => n + s.words, 0);
+  if (total <= budget * LATE_START_FACTOR) return first;
+  // The window the budget allows from each possible opening: the most relevant one, the first on a tie
+  // (and the opening keeps a small edge: people lead with their point).
+  let best = first;
+  let bestScore = -1;
+  for (let i = first; i < ss.length; i++) {
+    if (!ss[i]!.opens || (i !== first && ss[i]!.relevance === 0)) continue;
+    let n = 0;
+    let rel = 0;
+    for (let j = i; j < ss.length && n < budget; j++) {
+      if (!ss[j]!.inside) break;
+      n += ss[j]!.words;
+      rel += ss[j]!.relevance;
+    }
+    const score = rel * (i === first ? 1.25 : 1);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/** A start that leans on the sentence before ("And that's what we've done…") starts there instead, when it can. */
+function backedUp(ss: readonly Sentence[], start: number): number {
+  let at = start;
+  while (at > 0 && BACK_REFERENCE.test(ss[at]!.raw.text) && ss[at - 1]!.opens) at--;
+  return at;
+}
+
+/** Takes sentences from `from` while they are usable and the budget allows; returns how many words were taken. */
+function run(turn: MemoryTurn, ss: readonly Sentence[], from: number, budget: number, out: UsedSentence[]): number {
+  let n = 0;
+  let added = 0;
+  for (let i = from; i < ss.length; i++) {
+    const s = ss[i]!;
+    if (!s.inside || !s.span) break;
+    if (n > 0 && Math.abs(n + s.words - budget) > Math.abs(n - budget)) break;
+    out.push({ turn, span: s.span, index: i, relevance: s.relevance });
+    added++;
+    n += s.words;
+    if (n >= budget) break;
+  }
+  // A run does not end on a sentence too short to stand alone.
+  while (added > 1 && ss[out.at(-1)!.index]!.words < MIN_OPENING_WORDS) {
+    n -= ss[out.at(-1)!.index]!.words;
+    out.pop();
+    added--;
+  }
+  return n;
+}
+
+/**
+ * The passage of `turn` for an answer of about `budget` words; `next` is the next part of the
+ * same reply (when ingest cut it in parts and it is in memory).
+ */
+export function passageOf(turn: MemoryTurn, o: PassageOptions, next?: MemoryTurn): Passage {
+  const ss = analyse(turn, o);
+  const used: UsedSentence[] = [];
+  let total = 0;
+  const start = (() => {
+    const at = startOf(ss, o.budget);
+    return at < 0 ? at : backedUp(ss, at);
+  })();
+  if (start >= 0) {
+    total += run(turn, ss, start, o.budget, used);
+    // Something left out mid-way (an aside to the moderator, a repeated sentence): go on after it
+    // when the passage is still short.
+    let at = (used.at(-1)?.index ?? start) + 1;
+    while (total < o.budget * CONTINUE_BELOW && at < ss.length) {
+      while (at < ss.length && !ss[at]!.opens) at++;
+      if (at >= ss.length) break;
+      const before = used.length;
+      total += run(turn, ss, at, o.budget - total, used);
+      at = (used.at(-1)?.index ?? at) + 1;
+      if (used.length === before) at++;
+    }
+  }
+  if (next && total < o.budget * CONTINUE_BELOW) {
+    const more = analyse(next, o);
+    const from = more.findIndex((s) => s.opens);
+    if (from >= 0) total += run(next, more, from, o.budget - total, used);
+  }
+  const stems = new Set<string>();
+  for (const u of used) for (const s of contentStems(u.span.text)) stems.add(s);
+  let relevance = 0;
+  for (const s of stems) relevance += o.weight.get(s) ?? 0;
+  return { turn, used, words: total, relevance };
+}

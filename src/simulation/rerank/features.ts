@@ -1,0 +1,177 @@
+/**
+ * Candidates for the reply and what the reranker knows about each: the best turns by BM25F (what
+ * was said and the question it answered) fused with the best by meaning (sentence embeddings of
+ * the message against the turn and against the question it answered), each with its passage
+ * (the run of sentences the answer would quote, src/simulation/extractive/passage.ts) and
+ * features: lexical and semantic similarity of the new message to the asked question and to
+ * the reply, the reply's length against the budget and its place in the conversation, filler,
+ * and how typical it is of what the person answers with (its similarity to the centroid of
+ * their turns in memory).
+ *
+ * The same function feeds the engine and the training script (scripts/train-reranker.ts), so
+ * the shipped model scores exactly the features it was trained on.
+ */
+import type { MemoryTurn } from '../types.ts';
+import { passageOf, type Passage, type PassageOptions } from '../extractive/passage.ts';
+import type { RankedTurn } from '../extractive/rank.ts';
+import { fillerShare } from '../extractive/filler.ts';
+import { contentStems } from '../extractive/text.ts';
+import { indexTurn, sentencesOf } from '../extractive/turn-index.ts';
+
+/** Bump with any change of what a feature means (the model file must be retrained). */
+export const FEATURE_VERSION = 1;
+
+export const FEATURES = [
+  'bm25', // BM25F score relative to the best candidate's (0 when it matches no query term)
+  'bm25Rank', // 1 / rank in the BM25F list (0 when absent)
+  'coverage', // share of the query's idf mass the turn matches
+  'semText', // cosine of the message with the turn
+  'semContext', // cosine of the message with the question the turn answered (0 without one)
+  'semTextGap', // semText minus the best candidate's
+  'semContextGap', // semContext minus the best candidate's
+  'contextOverlap', // Jaccard of the content stems of the message and the turn's question
+  'passageRelevance', // query weight in the passage, relative to the best candidate's
+  'typical', // cosine of the turn with the centroid of the person's turns in memory
+  'answers', // the turn answered a question (its context asks something)
+  'fill', // passage words / budget (capped at 1)
+  'filler', // share of the turn's words in filler sentences
+  'opening', // among the first turns of its transcript
+  'unlabelled', // from a file without speaker labels
+  'recency', // mindset date, 0 = oldest in memory, 1 = newest
+] as const;
+
+export type Embed = (text: string) => Float32Array;
+
+export interface Candidate {
+  turn: MemoryTurn;
+  passage: Passage;
+  features: number[];
+}
+
+export interface CandidateInput {
+  message: string;
+  memory: readonly MemoryTurn[];
+  ranked: readonly RankedTurn[];
+  passage: PassageOptions;
+  /** Sentence embeddings (unit vectors, one space for message and turns). */
+  embed: Embed;
+  /** Unit vector of the message (or of the conversation-widened query). */
+  messageVector: Float32Array;
+  /** How many of each list are fused. */
+  depth?: number;
+}
+
+/** Per-memory statistics, computed once per request. */
+interface MemoryStats {
+  centroid: Float32Array;
+  oldest: number;
+  span: number;
+  bySeq: Map<string, MemoryTurn>;
+}
+
+const dot = (a: Float32Array, b: Float32Array) => {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+};
+
+function stats(memory: readonly MemoryTurn[], embed: Embed): MemoryStats {
+  let centroid: Float32Array | null = null;
+  let oldest = Infinity;
+  let newest = -Infinity;
+  const bySeq = new Map<string, MemoryTurn>();
+  for (const t of memory) {
+    const v = embed(t.text);
+    centroid ??= new Float32Array(v.length);
+    for (let i = 0; i < v.length; i++) centroid[i]! += v[i]!;
+    const ms = t.mindsetDate.getTime();
+    if (ms < oldest) oldest = ms;
+    if (ms > newest) newest = ms;
+    bySeq.set(`${t.snapshotId}\u0000${t.seq}`, t);
+  }
+  const c = centroid ?? new Float32Array(0);
+  const norm = Math.sqrt(dot(c, c));
+  if (norm > 0) for (let i = 0; i < c.length; i++) c[i]! /= norm;
+  return { centroid: c, oldest, span: newest > oldest ? newest - oldest : 0, bySeq };
+}
+
+/** The next part of the same reply (ingest cut it in parts), when it is in memory. */
+export function nextPart(turn: MemoryTurn, bySeq: ReadonlyMap<string, MemoryTurn>): MemoryTurn | undefined {
+  if (turn.replyWords === undefined) return undefined;
+  const next = bySeq.get(`${turn.snapshotId}\u0000${turn.seq + 1}`);
+  return next && next.replyWords === turn.replyWords ? next : undefined;
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+
+/** Candidates (BM25F ∪ semantic, each list `depth` deep) with their passages and features. */
+export function candidatesFor(input: CandidateInput): Candidate[] {
+  const depth = input.depth ?? 20;
+  const st = stats(input.memory, input.embed);
+  const msgStems = new Set(contentStems(input.message));
+  const semOf = new Map<string, { text: number; context: number }>();
+  for (const t of input.memory) {
+    if (semOf.has(t.turnId)) continue;
+    const text = dot(input.messageVector, input.embed(t.text));
+    const context = t.context ? dot(input.messageVector, input.embed(t.context)) : 0;
+    semOf.set(t.turnId, { text, context });
+  }
+  const bm25Rank = new Map<string, number>();
+  input.ranked.forEach((r, i) => {
+    if (!bm25Rank.has(r.turn.turnId)) bm25Rank.set(r.turn.turnId, i + 1);
+  });
+  const byId = new Map<string, { turn: MemoryTurn; ranked?: RankedTurn }>();
+  for (const r of input.ranked.slice(0, depth)) byId.set(r.turn.turnId, { turn: r.turn, ranked: r });
+  const semantic = [...new Map(input.memory.map((t) => [t.turnId, t])).values()]
+    .map((t) => ({ t, s: Math.max(semOf.get(t.turnId)!.text, semOf.get(t.turnId)!.context) }))
+    .sort((a, b) => b.s - a.s || a.t.seq - b.t.seq);
+  const rankedById = new Map(input.ranked.map((r) => [r.turn.turnId, r]));
+  for (const { t } of semantic.slice(0, depth)) if (!byId.has(t.turnId)) byId.set(t.turnId, { turn: t, ranked: rankedById.get(t.turnId) });
+
+  const rows: { turn: MemoryTurn; passage: Passage; raw: Record<(typeof FEATURES)[number], number> }[] = [];
+  for (const { turn, ranked } of byId.values()) {
+    const passage = passageOf(turn, input.passage, nextPart(turn, st.bySeq));
+    if (passage.used.length === 0) continue;
+    const sem = semOf.get(turn.turnId)!;
+    const ctxStems = turn.context ? new Set(contentStems(turn.context)) : new Set<string>();
+    const rank = bm25Rank.get(turn.turnId);
+    rows.push({
+      turn,
+      passage,
+      raw: {
+        bm25: ranked?.score ?? 0,
+        bm25Rank: rank ? 1 / rank : 0,
+        coverage: ranked?.coverage ?? 0,
+        semText: sem.text,
+        semContext: sem.context,
+        semTextGap: sem.text,
+        semContextGap: sem.context,
+        contextOverlap: jaccard(msgStems, ctxStems),
+        passageRelevance: passage.relevance,
+        typical: st.centroid.length ? dot(st.centroid, input.embed(turn.text)) : 0,
+        answers: indexTurn(turn).context.asks ? 1 : 0,
+        fill: Math.min(1, passage.words / Math.max(1, input.passage.budget)),
+        filler: fillerShare(sentencesOf(turn)),
+        opening: turn.seq < 6 ? 1 : 0,
+        unlabelled: turn.unlabelled ? 1 : 0,
+        recency: st.span > 0 ? (turn.mindsetDate.getTime() - st.oldest) / st.span : 0,
+      },
+    });
+  }
+  const maxBm25 = Math.max(0, ...rows.map((r) => r.raw.bm25));
+  const maxRel = Math.max(0, ...rows.map((r) => r.raw.passageRelevance));
+  const maxText = Math.max(-1, ...rows.map((r) => r.raw.semText));
+  const maxContext = Math.max(-1, ...rows.map((r) => r.raw.semContext));
+  return rows.map((r) => {
+    r.raw.bm25 = maxBm25 > 0 ? r.raw.bm25 / maxBm25 : 0;
+    r.raw.passageRelevance = maxRel > 0 ? r.raw.passageRelevance / maxRel : 0;
+    r.raw.semTextGap = r.raw.semText - maxText;
+    r.raw.semContextGap = r.raw.semContext - maxContext;
+    return { turn: r.turn, passage: r.passage, features: FEATURES.map((f) => r.raw[f]) };
+  });
+}
