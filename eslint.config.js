@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'web/dist/**', 'packages/*/dist/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'dist/**', 'web/dist/**', 'packages/*/dist/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -21,6 +21,6 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

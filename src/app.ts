@@ -8,10 +8,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
+import { operationIdFor } from './http/operation-ids.ts';
+import { registerRateLimits } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { loggerOptions } from './logging.ts';
 import { mindRoutes } from './minds/routes.ts';
 import { tagRoutes } from './tags/routes.ts';
 import { usageRoutes } from './usage/routes.ts';
@@ -32,15 +35,20 @@ function operationName(method: string, routeUrl: string | undefined, basePath: s
 export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
-    logger:
-      opts.logger === false || config.logLevel === 'silent'
-        ? false
-        : { level: config.logLevel, redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' } },
+    // JSON lines, or readable ones on a terminal (./logging.ts); secrets redacted in both.
+    logger: opts.logger === false ? false : await loggerOptions(config),
     bodyLimit: 1024 * 1024,
-    // Signed upload tokens travel in the path.
-    routerOptions: { maxParamLength: 2048 },
+    // Signed upload tokens travel in the path; a longer parameter is a 414 URI_TOO_LONG.
+    routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
+    frameworkErrors,
+    // The client address (rate limits on failed authentication) behind proxies: MINDPRINT_TRUST_PROXY.
+    // (A number is a hop count, which Fastify takes though its types do not say so.)
+    trustProxy: config.trustProxy as boolean,
     // Long simulations stream for a while; a stuck client must not hold a socket forever.
     requestTimeout: 120_000,
+    // Start-up compiles the OpenAPI document and its UI; on a busy machine that outlasts Fastify's
+    // 10 s default, and a slow start is better than one that gives up.
+    pluginTimeout: 120_000,
     ajv: { customOptions: { coerceTypes: false } },
     // Per-request log lines only when debugging: at info they would cost more than the request.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
@@ -62,13 +70,24 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: mp_…' } } },
       security: [{ bearerAuth: [] }],
     },
-    // Paths in the document are relative to the server URL (the base path).
-    transform: ({ schema, url }) => ({ schema: schema as any, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
+    // Paths in the document are relative to the server URL (the base path); every operation gets its operationId (./http/operation-ids.ts).
+    transform: ({ schema, url, route }) => {
+      const path = url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url;
+      const method = Array.isArray(route.method) ? route.method[0]! : route.method;
+      const operationId = (schema as { operationId?: string } | undefined)?.operationId ?? operationIdFor(method, path);
+      return { schema: (operationId ? { ...schema, operationId } : schema) as any, url: path };
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   app.get(`${config.basePath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  // Liveness: fails once the embedded database has failed for good (the process then exits, or
+  // its supervisor restarts it on this answer); a PostgreSQL outage passes and is /readyz's business.
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
+    const failure = ctx.database.failure();
+    if (failure) return reply.status(503).send({ status: 'failed', database: ctx.database.kind, reason: failure.message });
+    return { status: 'ok' };
+  });
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     try {
       await ctx.db.execute(sql`select 1`);
@@ -88,8 +107,9 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       api.removeContentTypeParser('text/plain');
       api.removeContentTypeParser('application/json');
       api.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app));
+      const limits = await registerRateLimits(api, ctx);
       api.addHook('onRequest', async (req) => {
-        req.caller = await ctx.auth.authenticate(req);
+        req.caller = await limits.authenticate(req);
       });
       // Any write may change minds (their tags, counts, …): drop the organization's cached minds
       // before the response leaves, so the client's next read cannot see the old state.
@@ -107,7 +127,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       for (const m of opts.modules ?? []) if (m.routes) await api.register(async (scope) => m.routes!(scope, ctx));
       // Unknown routes under the base path still need a key: no probing the API without one.
       api.setNotFoundHandler(async (req, reply) => {
-        req.caller = await ctx.auth.authenticate(req);
+        req.caller = await limits.authenticate(req);
         return reply.status(404).send({ error: 'Not Found', message: `No route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
       });
     },

@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
+import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './embeddings/config.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
+import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';
 import { defaultModelFrom } from './simulation/models.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
@@ -34,10 +36,36 @@ export interface Config {
   jobMaintenanceSeconds: number;
   /** On SIGTERM, how long jobs in flight may finish before they are released to other workers. */
   jobShutdownSeconds: number;
+  /** Requests per minute one API key may make (0: no limit); 429 RATE_LIMITED beyond. */
+  rateLimitPerMinute: number;
+  /** Failed authentications per minute from one client address (0: no limit); 429 RATE_LIMITED beyond, for every request from it. */
+  authFailuresPerMinute: number;
+  /**
+   * Take the client address from X-Forwarded-For (Fastify's trustProxy): false (the connection's
+   * address), true (the left-most address), or the number of proxies in front of the service.
+   */
+  trustProxy: boolean | number;
+  /**
+   * What one parse of an uploaded file may use (MINDPRINT_PARSE_MEMORY_MB, MINDPRINT_PARSE_CPU_SECONDS,
+   * MINDPRINT_PARSE_MAX_DECODED_MB): past a budget the snapshot fails at once, naming the limit.
+   */
+  parseBudgets: ParseBudgets;
+  /** Parser processes per worker process, hence snapshot jobs run at once (MINDPRINT_PARSER_PROCESSES). */
+  parserProcesses: number;
   /** The environment the settings were read from (the AWS SDK reads its own variables from it). */
   env: NodeJS.ProcessEnv;
   /** LLM simulation engines (MINDPRINT_LLM_*); null when none is configured. */
   llm: LlmConfig | null;
+  /**
+   * Sentence embeddings for semantic memory (MINDPRINT_EMBEDDINGS_*): an OpenAI-compatible
+   * /v1/embeddings endpoint, or null for the offline GloVe-SIF embedder (the default).
+   */
+  embeddings: EmbeddingsConfig | null;
+  /**
+   * Where semantic search runs (MINDPRINT_VECTOR_SEARCH): `auto` uses pgvector when the database
+   * has it (PGlite does) and exact search in process otherwise; `process` always searches in process.
+   */
+  vectorSearch: 'auto' | 'process';
   /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
   defaultModel: string;
 }
@@ -76,6 +104,17 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+/** MINDPRINT_TRUST_PROXY: true/false, or how many proxies are in front (1, 2, …). */
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number {
+  const raw = optional(env, 'MINDPRINT_TRUST_PROXY');
+  if (raw !== null && /^\d+$/.test(raw)) return integer(env, 'MINDPRINT_TRUST_PROXY', 0, 0, 100);
+  try {
+    return boolean(env, 'MINDPRINT_TRUST_PROXY', false);
+  } catch {
+    throw new ConfigError('MINDPRINT_TRUST_PROXY', `expected true, false or the number of proxies in front of the service, got "${raw}"`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -118,6 +157,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // The message already names the variable and the problem (never the key's value).
     throw new ConfigError('MINDPRINT_LLM_*', err instanceof Error ? err.message : String(err));
   }
+  let embeddings: EmbeddingsConfig | null;
+  try {
+    embeddings = embeddingsConfigFromEnv(env);
+  } catch (err) {
+    throw new ConfigError('MINDPRINT_EMBEDDINGS_*', err instanceof Error ? err.message : String(err));
+  }
+  const vectorSearch = (optional(env, 'MINDPRINT_VECTOR_SEARCH') ?? 'auto').toLowerCase();
+  if (vectorSearch !== 'auto' && vectorSearch !== 'process') {
+    throw new ConfigError('MINDPRINT_VECTOR_SEARCH', `expected auto or process, got "${vectorSearch}"`);
+  }
   let defaultModel: string;
   try {
     defaultModel = defaultModelFrom(env, llm?.models ?? []);
@@ -141,8 +190,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobExpireSeconds: integer(env, 'MINDPRINT_JOB_EXPIRE_SECONDS', 300, 1, 86_400),
     jobMaintenanceSeconds: integer(env, 'MINDPRINT_JOB_MAINTENANCE_SECONDS', 30, 1, 3_600),
     jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),
+    rateLimitPerMinute: integer(env, 'MINDPRINT_RATE_LIMIT_PER_MINUTE', 3000, 0, 100_000_000),
+    authFailuresPerMinute: integer(env, 'MINDPRINT_AUTH_FAILURES_PER_MINUTE', 60, 0, 100_000_000),
+    trustProxy: trustProxy(env),
+    parseBudgets: {
+      ...DEFAULT_PARSE_BUDGETS,
+      memoryMb: integer(env, 'MINDPRINT_PARSE_MEMORY_MB', DEFAULT_PARSE_BUDGETS.memoryMb, 128, 65_536),
+      cpuSeconds: integer(env, 'MINDPRINT_PARSE_CPU_SECONDS', DEFAULT_PARSE_BUDGETS.cpuSeconds, 1, 3_600),
+      maxDecodedBytes: integer(env, 'MINDPRINT_PARSE_MAX_DECODED_MB', DEFAULT_PARSE_BUDGETS.maxDecodedBytes / (1024 * 1024), 1, 16_384) * 1024 * 1024,
+    },
+    parserProcesses: integer(env, 'MINDPRINT_PARSER_PROCESSES', POOL_SIZE, 1, 64),
     env,
     llm,
+    embeddings,
+    vectorSearch,
     defaultModel,
   };
 }

@@ -3,14 +3,15 @@
  * commands upload | ask (./cli/).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { createKeyFor, listKeysWithOrg, revokeKey } from './auth/keys.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { DatabaseUnavailableError, migrate, openDatabase, type Database } from './db/client.ts';
-import { acquireLock, DataDirInUseError } from './db/lock.ts';
-import { registerClientCommands } from './cli/index.ts';
+import type { Database } from './db/client.ts';
+import { connectionOptions, registerClientCommands, withConnectionEnv, type ConnectionOptions } from './cli/index.ts';
 import { MCP_DESCRIPTION, MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
-import { ListenError, runWorker, serve } from './server.ts';
 import { VERSION } from './version.ts';
+
+// Only what every start needs is imported above (commander, the settings, the help texts): the
+// server, the database and the MCP SDK are loaded by the command that uses them, so `--help` and
+// the HTTP client commands start in a fraction of a second.
 
 function config(): Config {
   try {
@@ -27,7 +28,12 @@ function fail(message: string): never {
 }
 
 /** Errors whose message says what to change: printed alone, no stack trace, exit code 1. */
-const EXPECTED = [ConfigError, DataDirInUseError, ListenError, DatabaseUnavailableError, McpConfigError];
+async function isExpected(err: unknown): Promise<boolean> {
+  if (err instanceof ConfigError || err instanceof McpConfigError) return true;
+  // The other kinds come from modules that are loaded by then when they threw.
+  const [{ DatabaseUnavailableError }, { DataDirInUseError }, { ListenError }] = await Promise.all([import('./db/client.ts'), import('./db/lock.ts'), import('./server.ts')]);
+  return [DataDirInUseError, ListenError, DatabaseUnavailableError].some((E) => err instanceof E);
+}
 
 /**
  * Opens the database for a one-off command. On the embedded database the command holds the data
@@ -36,6 +42,7 @@ const EXPECTED = [ConfigError, DataDirInUseError, ListenError, DatabaseUnavailab
  */
 async function withDatabase<T>(command: string, fn: (database: Database) => Promise<T>): Promise<T> {
   const cfg = config();
+  const [{ acquireLock }, { migrate, openDatabase }] = await Promise.all([import('./db/lock.ts'), import('./db/client.ts')]);
   let release = async () => {};
   if (!cfg.databaseUrl) {
     release = await acquireLock(cfg.dataDir, { role: command });
@@ -67,6 +74,7 @@ program
   .command('serve')
   .description('Serve the API (and, on the embedded database, run the job worker in the same process).')
   .action(async () => {
+    const { serve } = await import('./server.ts');
     const server = await serve(config());
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
@@ -88,6 +96,7 @@ program
   .action(async () => {
     const cfg = config();
     if (!cfg.databaseUrl) fail('`mindprint worker` needs DATABASE_URL (PostgreSQL); on the embedded database, `mindprint serve` runs the worker itself.');
+    const { runWorker } = await import('./server.ts');
     const worker = await runWorker(cfg);
     const shutdown = (signal: string) => {
       process.stderr.write(`mindprint worker: ${signal}, finishing jobs in flight\n`);
@@ -110,14 +119,15 @@ program
     });
   });
 
-program
-  .command('mcp')
-  .description(MCP_DESCRIPTION)
-  .addHelpText('after', `\n${MCP_ENV_HELP}\n`)
-  .action(async () => {
-    const { runMcpServer } = await import('./mcp/server.ts');
-    await runMcpServer();
-  });
+connectionOptions(
+  program
+    .command('mcp')
+    .description(MCP_DESCRIPTION)
+    .addHelpText('after', `\n${MCP_ENV_HELP}\n`),
+).action(async (opts: ConnectionOptions) => {
+  const { runMcpServer } = await import('./mcp/server.ts');
+  await runMcpServer(withConnectionEnv(opts));
+});
 
 registerClientCommands(program);
 
@@ -134,6 +144,7 @@ keys
   .action(async (opts: { org: string; user: string; name?: string; expiresInDays?: number; json?: boolean }) => {
     if (!opts.org.trim()) fail('--org must not be empty');
     if (!/^[^\s@]+@[^\s@]+$/.test(opts.user)) fail('--user must be an email address');
+    const { createKeyFor } = await import('./auth/keys.ts');
     const issued = await withDatabase('keys create', (d) => createKeyFor(d.db, { org: opts.org.trim(), user: opts.user, name: opts.name, expiresInDays: opts.expiresInDays }));
     if (opts.json) {
       process.stdout.write(JSON.stringify({ key: issued.key, keyId: issued.keyId, userId: issued.userId, organizationId: issued.organizationId }) + '\n');
@@ -150,6 +161,7 @@ keys
   .option('--org <name>', 'only keys of this organization')
   .option('--json', 'print JSON')
   .action(async (opts: { org?: string; json?: boolean }) => {
+    const { listKeysWithOrg } = await import('./auth/keys.ts');
     const rows = await withDatabase('keys list', (d) => listKeysWithOrg(d.db, opts.org));
     if (opts.json) {
       process.stdout.write(JSON.stringify(rows) + '\n');
@@ -173,6 +185,7 @@ keys
   .argument('<keyId>', 'the key id (from `keys list`)')
   .action(async (keyId: string) => {
     if (!/^[0-9a-f-]{36}$/i.test(keyId)) fail('keyId must be a UUID (see `mindprint keys list`)');
+    const { revokeKey } = await import('./auth/keys.ts');
     const revoked = await withDatabase('keys revoke', (d) => revokeKey(d.db, keyId));
     if (!revoked) fail(`No API key ${keyId}`);
     process.stdout.write(`Revoked API key ${keyId}.\n`);
@@ -181,6 +194,6 @@ keys
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
-  if (EXPECTED.some((E) => err instanceof E)) fail((err as Error).message);
+  if (await isExpected(err)) fail((err as Error).message);
   throw err;
 }

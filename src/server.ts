@@ -10,11 +10,18 @@ import type { AppContext } from './context.ts';
 import { acquireLock, updateLockUrl } from './db/lock.ts';
 import type { IssuedKey } from './auth/keys.ts';
 import { bootstrapKey, openContext, type OpenContextOptions } from './services.ts';
+import { STALE_TEMP_MS, sweepTempFiles } from './storage/local-store.ts';
 
 
 export interface ServeOptions extends OpenContextOptions {
   /** Print a generated bootstrap key on stdout (the CLI does; tests read it from the result). */
   printBootstrapKey?: boolean;
+  /**
+   * The embedded database failed for good (a WASM runtime error), and the server has logged it
+   * (and /healthz answers 503): what to do now. Default: stop and exit the process with status 1,
+   * so a supervisor restarts it on the data last written. Tests pass their own to observe it.
+   */
+  onDatabaseFailure?: (err: Error) => void;
 }
 
 export interface RunningServer {
@@ -62,9 +69,15 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
       await releaseLock();
     }));
   let url: string;
+  let swept: Awaited<ReturnType<typeof sweepTempFiles>> | null = null;
   let boot: Awaited<ReturnType<typeof bootstrapKey>>;
   try {
     ctx = await openContext(config, opts);
+    watchDatabase(ctx, () => app, stop, opts.onDatabaseFailure);
+    // Temp files of uploads a killed process left. On the embedded database this process holds
+    // the data dir alone (the lock), so all of them; beside other processes, only dead ones.
+    // Before listening: an upload that starts now must not lose its spool file to this sweep.
+    swept = await sweepTempFiles(config.dataDir, { olderThanMs: config.databaseUrl ? STALE_TEMP_MS : 0, walkStore: !config.storageUrl });
     modules = await initModules(ctx);
     if (config.inProcessWorker) for (const m of modules) await m.startWorkers?.(ctx);
     app = await buildApp(ctx, { modules });
@@ -92,7 +105,27 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
     );
   }
   app.log.info({ url: `${url}${config.basePath}`, database: ctx.database.kind, docs: `${url}/docs` }, 'Mindprint is serving');
+  if (swept && swept.uploads + (swept.storeTemps ?? 0) > 0) app.log.info({ ...swept }, 'temp files of interrupted uploads removed at start');
   return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };
+}
+
+/**
+ * When the database fails for good (only the embedded one can), the process cannot serve any
+ * more: /healthz already answers 503; say so in the log, stop (requests in flight get 503s), and
+ * exit non-zero — never an endless stream of errors from a process that looks alive.
+ */
+function watchDatabase(ctx: AppContext, app: () => FastifyInstance | null, stop: () => Promise<void>, onFailure?: (err: Error) => void): void {
+  ctx.database.onFailure((err) => {
+    const log = app()?.log;
+    const message = 'the embedded database failed and cannot run queries any more: stopping; restart the service (the data written before the failure is kept)';
+    if (log) log.fatal({ err: err.message }, message);
+    else process.stderr.write(`${message}: ${err.message}\n`);
+    if (onFailure) return onFailure(err);
+    // Stopping must not hang on a database that cannot answer: exit after 5 s whatever happens.
+    const exit = () => process.exit(1);
+    setTimeout(exit, 5_000).unref();
+    void stop().catch(() => {}).finally(exit);
+  });
 }
 
 /** `mindprint worker`: the job workers of every module, without HTTP. */

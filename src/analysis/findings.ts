@@ -10,29 +10,9 @@
 import { UNPUNCTUATED } from './features.ts';
 import { VALENCE } from './lexicons.ts';
 import { tokenize, type TurnTokens } from './nlp.ts';
+import { cleanComplement, conjugateThirdPerson, isClause, thirdPerson } from './restate.ts';
 import type { PreparedTurn } from './prepare.ts';
 import type { FindingKind, FindingResult } from './types.ts';
-
-/** Base verbs that take -s/-es in the third person, with the irregular ones listed. */
-const IRREGULAR_3RD: Record<string, string> = { do: 'does', go: 'goes', have: 'has', be: 'is', am: 'is', say: 'says' };
-const NOT_A_BASE_VERB =
-  /^(was|were|been|had|did|got|is|are|has|does|the|a|an|to|not|just|really|also|very|so|and|but|in|on|at|for|with|when|if|that|this|it|they|we|you|he|she|can|could|will|would|shall|should|may|might|must|thought|felt|knew|went|said|made|took|came|saw|told|found|gave|kept|left|lost|meant|met|paid|put|ran|sat|stood|understood|wrote|won|wore|brought|bought|caught|taught|fought|heard|held|built|sent|spent|sold|slept|spoke|began|became|\w+ed|\w+ing)$/;
-
-/** "do the same routine" → "does the same routine": agree a clause's first verb with a third-person subject. */
-export function conjugateThirdPerson(clause: string): string {
-  const m = /^([a-z]+)\b(.*)$/s.exec(clause);
-  if (!m) return clause;
-  const w = m[1]!;
-  // A modal or a contraction ("won't", "can't") already agrees.
-  if (NOT_A_BASE_VERB.test(w) || /^['\u2019]/.test(m[2]!)) return clause;
-  let v = IRREGULAR_3RD[w];
-  if (!v) {
-    if (/(s|sh|ch|x|z|o)$/.test(w)) v = `${w}es`;
-    else if (/[^aeiou]y$/.test(w)) v = `${w.slice(0, -1)}ies`;
-    else v = `${w}s`;
-  }
-  return v + m[2]!;
-}
 
 interface Rule {
   kind: FindingKind;
@@ -112,6 +92,8 @@ const LIGHT = new Set(
 );
 /** A clause does not end on these: it was cut off ("the reason we're so", "which was"). */
 const DANGLING = /\s+(?:because|and|but|or|so|which|the|a|an|who|whom|was|were|is|are|am|be|been|like|just|then|as|if|when|than|my|their|your|our|his|her|its|these|those|very|really|kind|sort|um|uh)$/i;
+/** A clause that was cut does not end on these either ("the actual best person that…"). */
+const CUT_DANGLING = /\s+(?:that|of|from|with|to|for|about|by|into|at|in|on)$/i;
 const MIN_WORDS = 5;
 const MAX_WORDS = 60;
 /** Confidence factor of a finding read from a pseudo-sentence (speech without punctuation). */
@@ -120,53 +102,38 @@ const MAX_REST_WORDS = 28;
 
 const copula = (c: string): string => ({ "'s": 'is' })[c.trim()] ?? c.trim();
 
-/**
- * First-person words of a restated clause in the third person, with the verb agreeing: "I was"
- * → "they were", "I'm" → "they're", "my" → "their". A capital "I" is a pronoun only before a
- * word or a contraction ("World War I" stays).
- */
-export function thirdPerson(rest: string): string {
-  return rest
-    .replace(/\bI['\u2019]m\b/gi, "they're")
-    .replace(/\bI am\b/g, 'they are')
-    .replace(/\bI was(n['\u2019]t)?\b/g, (_, n: string | undefined) => (n ? "they weren't" : 'they were'))
-    .replace(/\bI['\u2019]ve\b/gi, "they've")
-    .replace(/\bI['\u2019]d\b/gi, "they'd")
-    .replace(/\bI['\u2019]ll\b/gi, "they'll")
-    .replace(/\bmyself\b/gi, 'themselves')
-    .replace(/\bmy\b/gi, 'their')
-    .replace(/\bMy\b/g, 'Their')
-    .replace(/\bmine\b/gi, 'theirs')
-    .replace(/\bme\b/gi, 'them')
-    .replace(/\bI\b(?=\s+[a-z]|\s*,)/g, 'they');
-}
-
 /** Shorten a restated clause at its first clause boundary after a few words, then at MAX_REST_WORDS; drop a dangling end. */
-function tidyRest(rest: string): { text: string; cut: boolean } {
-  // Discourse markers opening the complement are not part of the claim ("I think so the mistake is…").
-  let r = rest.replace(/\s+/g, ' ').trim().replace(/^(?:(?:so|well|yeah|like|um|uh|basically|actually|just|you know|i mean)\b[,\s]*)+/i, '');
+function tidyRest(rest: string): { text: string; cut: boolean; hedged: boolean } {
+  // Openers, asides ("applied I think to…") and a spliced frame ("it's helpful, …") are not part
+  // of the claim (restate.ts).
+  const clean = cleanComplement(rest);
+  let r = clean.text;
   let cut = false;
   const boundary = /(?:,\s+(?:and|but|so|because|which|who|where)\b|;|\s[-\u2013\u2014]\s|\u2026|\.\.\.|,?\s+(?:I|he|she|they|we|you|it)(?:'s|'re|'m|\s+was|\s+were|\s+is|\s+are|\s+am)\s+like\b|,\s+like,)/gi;
   for (const m of r.matchAll(boundary)) {
     // Trailing off within the first words ("I grew up in… We don't have to…"): no claim was made.
-    if (r.slice(0, m.index).split(' ').length < 4) return { text: '', cut: true };
+    if (r.slice(0, m.index).split(' ').length < 4) return { text: '', cut: true, hedged: clean.hedged };
     r = r.slice(0, m.index);
     cut = true;
     break;
   }
   const words = r.split(' ');
+  // Cut mid-sentence (by length, or where the speaker trailed off): a preposition or "that" at
+  // the end is left hanging.
+  let truncated = /\u2026|\.\.\./.test(clean.text.slice(r.length, r.length + 3));
   if (words.length > MAX_REST_WORDS) {
     r = `${words.slice(0, MAX_REST_WORDS).join(' ')}`;
     cut = true;
+    truncated = true;
   }
   r = r.replace(/[\s,;:.!\-\u2013\u2014"']+$/, '');
   // Tags closing the clause are not part of the claim ("…, believe me", "…, you know").
   r = r.replace(/(?:,\s*(?:believe me|you know|right|i think|i guess|i believe|frankly|honestly|by the way|okay|folks|man))+$/i, '');
-  while (DANGLING.test(r)) {
-    r = r.replace(DANGLING, '').replace(/[\s,;:]+$/, '');
+  while (DANGLING.test(r) || (truncated && CUT_DANGLING.test(r))) {
+    r = r.replace(DANGLING, '').replace(CUT_DANGLING, '').replace(/[\s,;:]+$/, '');
     cut = true;
   }
-  return { text: r, cut };
+  return { text: r, cut, hedged: clean.hedged };
 }
 
 /** Content words of a tokenized complement: nouns, proper nouns, adjectives, verbs and numbers that say something. */
@@ -180,19 +147,6 @@ function contentWords(tk: TurnTokens): number {
     n++;
   }
   return n;
-}
-
-/** A clause of its own: a subject (noun, pronoun, name, number) followed by a verb, not ending on an auxiliary. */
-function isClause(tk: TurnTokens): boolean {
-  const words = tk.pos.map((p, i) => (tk.type[i] === 'word' || tk.type[i] === 'number' ? i : -1)).filter((i) => i >= 0);
-  if (words.length === 0 || tk.pos[words[words.length - 1]!] === 'AUX') return false;
-  let subject = false;
-  for (const i of words.slice(0, 14)) {
-    const pos = tk.pos[i];
-    if (!subject && (pos === 'NOUN' || pos === 'PROPN' || pos === 'PRON' || pos === 'NUM')) subject = true;
-    else if (subject && (pos === 'VERB' || pos === 'AUX')) return true;
-  }
-  return false;
 }
 
 function withoutFirstToken(tk: TurnTokens): TurnTokens {
@@ -294,8 +248,9 @@ function findingsOfSentence(sentence: string, turn: PreparedTurn): FindingResult
       if (rule.clause && /^(?:this|that|it|these|those)\b/i.test(tidy.text) && tidy.text.split(' ').length <= 8) break;
       // "tend to"/"try to"/"make a point of" already carry the agreement; the verb after them stays bare.
       const agrees = rule.conjugate && !/ (to|of)$/.test(verb);
-      const rest = thirdPerson(agrees ? conjugateThirdPerson(tidy.text) : tidy.text);
-      const hedged = HEDGE.test(before) || HEDGE.test(restRaw.split(/\s+/).slice(0, 8).join(' '));
+      const personal = rule.kind === 'experience' || rule.kind === 'fact';
+      const rest = thirdPerson(agrees ? conjugateThirdPerson(tidy.text) : tidy.text, personal);
+      const hedged = tidy.hedged || HEDGE.test(before) || HEDGE.test(restRaw.split(/\s+/).slice(0, 8).join(' '));
       // "I tend to agree/think…" is a belief held loosely, not a habit; "I'm a strong supporter of…",
       // "a huge Rancid fan", "a great believer in…" are stances, not facts about the person.
       let kind: FindingKind = rule.kind === 'habit' && /^(?:think|agree|disagree|believe|feel|doubt)\b/.test(restRaw) ? 'belief' : rule.kind;

@@ -17,20 +17,28 @@
  *    co-occurs with most (mean cosine of chunk sets ≥ JOIN_SIMILARITY over the topic's strongest
  *    members, so a big topic does not swallow everything; below a broad seed word like "reforms"
  *    it must also meet the first member that is not broad), else starts a new topic. Topics that
- *    share a head word ("tax breaks", "tax plan") or whose chunks largely coincide are merged; a
- *    broad word that gathered nothing is not a topic.
+ *    share a head word ("tax breaks", "tax plan") or whose chunks largely coincide are merged, and
+ *    so are topics whose passages mean the same (centred GloVe-SIF vectors of their chunks alike,
+ *    and near-synonymous seeds: "relationship" / "friendship"); a broad word that gathered nothing
+ *    is not a topic.
  * 6. Each chunk goes to the topic whose terms it mentions most; share = those chunks' words over
  *    the mind's words, sentiment = their AFINN balance. Members are weighted by centrality
- *    (keyness × co-occurrence with the other members); the label is the most specific member that
- *    still represents the topic (topic-labels.ts: "Medicare" rather than "insurance", "federal
- *    government" rather than "government"), in its commonest written form; keywords = the label,
+ *    (keyness × co-occurrence with the other members); the label is a member a reader would call a
+ *    topic (THE RULE, topic-labels.ts `readerTopicFailure`: a noun phrase of the person's own
+ *    words, no bare platform or shell noun like "post" or "video", not a fragment like
+ *    "Amendment"), the most specific that still represents the topic ("Medicare" rather than
+ *    "insurance", "federal government" rather than "government"), then the most representative
+ *    phrase holding it (closest in meaning to the topic's passages), in its commonest written
+ *    form; a topic with no such member is dropped; keywords = the label,
  *    then members by weight; evidence = the whole sentences densest in the topic's terms.
  */
 import { loadBackground } from './background.ts';
 import { MAX_QUOTE_CHARS } from './evidence.ts';
 import { FILLER_PHRASES, GENERIC_NOUNS, STOPWORDS, VALENCE } from './lexicons.ts';
-import { BROAD_NOUNS, chooseLabel, containsWords, NUMBER_WORDS } from './topic-labels.ts';
+import { BROAD_NOUNS, chooseLabel, containsWords, indexLabels, labelUses, type LabelIndex, longerForms, NUMBER_WORDS, readerTopicFailure } from './topic-labels.ts';
+import { analysisVectors, cosineOf, meanVector } from './vectors.ts';
 import type { TurnTokens } from './nlp.ts';
+import type { LabelCandidate } from './topic-labels.ts';
 import type { PreparedTurn } from './prepare.ts';
 import type { AnalysisTurn, EvidenceRef, KeyTopicResult } from './types.ts';
 
@@ -51,6 +59,8 @@ const MAX_TERM_WORDS = 4;
 const MIN_TOPICS = 3;
 const KEYWORDS_PER_TOPIC = 10;
 const EVIDENCE_PER_TOPIC = 3;
+/** A phrase holding a lone-noun label takes it when said this share as often and closer in meaning. */
+const PHRASE_SHARE = 0.25;
 /** Below this many mind words a term needs 2 occurrences, else 3. */
 const SHORT_SPEECH_WORDS = 1500;
 
@@ -62,6 +72,8 @@ interface Chunk {
   /** Term key → occurrences in this chunk. */
   terms: Map<string, number>;
   valence: { positive: number; negative: number };
+  /** GloVe-SIF vector of the chunk's text (unit length, or zero). */
+  vector: Float32Array;
 }
 
 interface Term {
@@ -290,7 +302,8 @@ function chunkTurns(turns: PreparedTurn[], chunkWords: number, excluded: Set<str
       // A short remainder joins this chunk rather than standing alone.
       if (ss.length - 1 - end <= 1) end = ss.length - 1;
       const ci = chunks.length;
-      const chunk: Chunk = { turn, firstSentence: start, lastSentence: end, words: 0, terms: new Map(), valence: { positive: 0, negative: 0 } };
+      const text = tk.sentences.slice(start, end + 1).map((x) => x.text).join(' ');
+      const chunk: Chunk = { turn, firstSentence: start, lastSentence: end, words: 0, terms: new Map(), valence: { positive: 0, negative: 0 }, vector: analysisVectors().embedOne(text) };
       for (let si = start; si <= end; si++) {
         const s = ss[si]!;
         const ref: SentenceRef = { chunk: ci, turn, index: si, units: unitsOf(tk, s.tokenStart, s.tokenEnd), terms: new Map(), words: 0 };
@@ -313,6 +326,23 @@ function chunkTurns(turns: PreparedTurn[], chunkWords: number, excluded: Set<str
     }
   }
   return chunks;
+}
+
+/**
+ * Every passage of one speaker shares their voice (words, register), so raw sentence vectors of
+ * one speech are all alike (cosine 0.75–0.9). What a passage is about is what sets it apart from
+ * the speaker's other passages: each chunk's vector minus the speech's mean, renormalised.
+ */
+function centreVectors(chunks: Chunk[]): void {
+  if (chunks.length === 0) return;
+  const d = chunks[0]!.vector.length;
+  const mean = new Float32Array(d);
+  for (const c of chunks) for (let i = 0; i < d; i++) mean[i]! += c.vector[i]! / chunks.length;
+  for (const c of chunks) {
+    const v = new Float32Array(d);
+    for (let i = 0; i < d; i++) v[i] = c.vector[i]! - mean[i]!;
+    c.vector = meanVector([v], d);
+  }
 }
 
 /** Dunning's G² for a word seen `a` times in `n` words against `b` times in `m` background words. */
@@ -398,6 +428,55 @@ function mergeGroups(groups: Group[]): Group[] {
   return groups;
 }
 
+/** Topics whose passages read alike (centred GloVe-SIF mean, cosine ≥ this) … */
+const MEANING_MERGE = 0.6;
+/** … and whose seeds mean nearly the same thing (their own vectors' cosine ≥ this) are one subject. */
+const SEED_MERGE = 0.55;
+
+/**
+ * Grouping by meaning, which co-occurrence cannot see: two topics are one subject when what is
+ * said in their passages is alike (their chunks' centred sentence vectors point the same way) and
+ * their seed terms are near-synonyms for GloVe ("relationship" / "friendship", "jungle" /
+ * "rainforest"). Both are required: passages alike alone joins any two subjects a person
+ * discusses in the same register, and similar words alone joins "China" and "Russia".
+ */
+function mergeByMeaning(groups: Group[], chunks: Chunk[]): Group[] {
+  const vectors = analysisVectors();
+  const centres = new Map<Group, Float32Array>();
+  const seeds = new Map<Group, Float32Array>();
+  const centreOf = (g: Group): Float32Array => {
+    let c = centres.get(g);
+    if (!c) centres.set(g, (c = meanVector([...g.chunks].map((ci) => chunks[ci]!.vector), vectors.dimensions)));
+    return c;
+  };
+  const seedOf = (g: Group): Float32Array => {
+    let v = seeds.get(g);
+    if (!v) seeds.set(g, (v = vectors.embedOne(mostCommon(g.terms[0]!.surfaces))));
+    return v;
+  };
+  let merged = true;
+  while (merged) {
+    merged = false;
+    outer: for (let a = 0; a < groups.length; a++)
+      for (let b = a + 1; b < groups.length; b++) {
+        const ga = groups[a]!;
+        const gb = groups[b]!;
+        // A broad seed ("revenue", "reforms") stands for whatever was said around it, not for one meaning.
+        if (isBroad(ga.terms[0]!) || isBroad(gb.terms[0]!)) continue;
+        if (cosineOf(centreOf(ga), centreOf(gb)) < MEANING_MERGE || cosineOf(seedOf(ga), seedOf(gb)) < SEED_MERGE) continue;
+        ga.terms.push(...gb.terms);
+        ga.terms.sort((x, y) => y.keyness - x.keyness || (x.key < y.key ? -1 : 1));
+        for (const c of gb.chunks) ga.chunks.add(c);
+        groups.splice(b, 1);
+        centres.delete(ga);
+        seeds.delete(ga);
+        merged = true;
+        break outer;
+      }
+  }
+  return groups;
+}
+
 /** Each chunk goes to the topic whose terms it mentions most (a tie to the narrower topic). */
 function assignChunks(chunks: Chunk[], groups: Group[]): Map<Group, number[]> {
   const assigned = new Map<Group, number[]>();
@@ -467,6 +546,7 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
   const short = mindWords < SHORT_SPEECH_WORDS;
   const chunks = chunkTurns(mindTurns, short ? SHORT_CHUNK_WORDS : CHUNK_WORDS, excluded, terms, sentences);
   countPhrasesAgain(terms, chunks, sentences, excluded);
+  centreVectors(chunks);
   const background = loadBackground();
   const totalTokens = chunks.reduce((s, c) => s + c.words, 0);
   const minCount = short ? 2 : 3;
@@ -518,9 +598,11 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
   }
   // A broad word that gathered nothing ("experience", "topic") is a word the person uses a lot,
   // not a subject.
-  groups = mergeGroups(groups).filter((g) => g.terms.length > 1 || !isBroad(g.terms[0]!));
+  groups = mergeByMeaning(mergeGroups(groups), chunks).filter((g) => g.terms.length > 1 || !isBroad(g.terms[0]!));
 
   const assigned = assignWithMinimum(chunks, groups);
+  const tokens = indexLabels(mindTurns.map((t) => t.tokens));
+  const vectors = analysisVectors();
 
   const topics: (KeyTopicResult & { weight: number })[] = [];
   for (const g of groups) {
@@ -532,13 +614,15 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
     const weights = centrality(g);
     const members = [...g.terms].sort((a, b) => weights.get(b)! - weights.get(a)! || (a.key < b.key ? -1 : 1));
     const passages = (t: Term): number => own.reduce((n, ci) => n + (chunks[ci]!.terms.has(t.key) ? 1 : 0), 0);
-    const chosen = chooseLabel(members.map((t) => ({ term: t, lemmas: t.lemmas, surface: mostCommon(t.surfaces), count: t.count, weight: weights.get(t)!, passages: passages(t) })));
+    const centre = meanVector(own.map((ci) => chunks[ci]!.vector), vectors.dimensions);
+    const chosen = labelOf(members.map((t) => ({ term: t, lemmas: t.lemmas, surface: mostCommon(t.surfaces), count: t.count, weight: weights.get(t)!, passages: passages(t) })), tokens, centre);
+    if (!chosen) continue;
     const { term: labelTerm, surface: label } = chosen;
     // Keywords: the label, then members by weight (fragments of longer terms were absorbed before grouping).
     const keywords: string[] = [];
     const shown: Term[] = [];
     for (const t of [labelTerm, ...members.filter((m) => m !== labelTerm)]) {
-      const s = mostCommon(t.surfaces);
+      const s = t === labelTerm ? label : mostCommon(t.surfaces);
       if (s && !keywords.some((k) => k.toLowerCase() === s.toLowerCase())) {
         keywords.push(s);
         shown.push(t);
@@ -558,6 +642,46 @@ export function extractTopics(mindTurns: PreparedTurn[], allTurns: AnalysisTurn[
     .sort((a, b) => b.weight - a.weight || (a.label < b.label ? -1 : 1))
     .slice(0, budget)
     .map(({ weight: _weight, ...t }) => t);
+}
+
+interface LabelChoice extends LabelCandidate {
+  term: Term;
+}
+
+/**
+ * The label of a topic: a member that passes THE RULE (topic-labels.ts, `readerTopicFailure`: a
+ * noun phrase of the person's own words that names something on its own and is not a fragment),
+ * chosen by `chooseLabel` (the most specific member that still represents the topic). A member that
+ * is a fragment of a longer name or phrase ("Amendment", "middle-income") stands for that longer
+ * form when the person said it at least twice ("Second Amendment", "middle-income Americans").
+ * Then the most representative phrase: a lone common noun gives way to a phrase of the topic that
+ * holds it, is said in two of its passages and a quarter as often as the noun, and is at least as
+ * close in meaning to the topic's passages (cosine of its GloVe-SIF vector with their centred mean).
+ * Null when no member passes: nothing a reader would call a topic.
+ */
+function labelOf(members: LabelChoice[], tokens: LabelIndex, centre: Float32Array): LabelChoice | null {
+  const passing: LabelChoice[] = [];
+  // The label is among the members shown as keywords.
+  for (const m of members.slice(0, KEYWORDS_PER_TOPIC)) {
+    const failure = readerTopicFailure(m.surface, labelUses(m.surface, tokens));
+    if (!failure) passing.push(m);
+    else if (failure === 'whole') {
+      const longer = [...longerForms(m.surface, tokens)]
+        .filter(([form, n]) => n >= 2 && !readerTopicFailure(form, labelUses(form, tokens)))
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0];
+      if (longer) passing.push({ ...m, surface: longer[0], lemmas: longer[0].toLowerCase().split(/[\s-]+/) });
+    }
+  }
+  if (passing.length === 0) return null;
+  const chosen = chooseLabel(passing);
+  if (chosen.lemmas.length > 1 || /\p{Lu}/u.test(chosen.surface)) return chosen;
+  const vectors = analysisVectors();
+  const closeness = (c: LabelChoice): number => cosineOf(vectors.embedOne(c.surface), centre);
+  const own = closeness(chosen);
+  const phrase = passing
+    .filter((c) => c.lemmas.length > 1 && containsWords(c.lemmas, chosen.lemmas) && c.passages >= 2 && c.count >= PHRASE_SHARE * chosen.count && closeness(c) >= own)
+    .sort((a, b) => b.count - a.count || (a.surface < b.surface ? -1 : 1))[0];
+  return phrase ?? chosen;
 }
 
 /**

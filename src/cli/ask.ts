@@ -62,12 +62,12 @@ function printTrailer(o: Outcome, mindId: string): void {
 }
 
 /** Runs the command; resolves with the exit code. */
-export async function runAsk(message: string, opts: AskOptions): Promise<number> {
+export async function runAsk(message: string, opts: AskOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (!message.trim()) throw new CliError('the message must not be empty');
   for (const [flag, value] of [['--conversation', opts.conversation], ['--snapshot', opts.snapshot]] as const) {
     if (value !== undefined && !UUID_RE.test(value.trim())) throw new CliError(`${flag} must be a UUID, got "${value}"`);
   }
-  const client = clientFromEnv();
+  const client = clientFromEnv(env);
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.once('SIGINT', onSigint);

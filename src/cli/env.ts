@@ -6,8 +6,8 @@
 import { MindprintApiError, MindprintClient, type MindprintClientOptions } from '@mindprint/client';
 import { McpConfigError, mcpSettingsFromEnv } from '../mcp/env.ts';
 
-export const CLIENT_ENV_HELP = `Environment:
-  MINDPRINT_URL       the Mindprint service, e.g. http://127.0.0.1:3000 (the base path /api/svc is
+export const CLIENT_ENV_HELP = `Environment (--url and --key take precedence):
+  MINDPRINT_URL       the Mindprint service (default http://127.0.0.1:3000; the base path /api/svc is
                       added unless the URL already ends with it; MINDPRINT_BASE_PATH overrides it)
   MINDPRINT_API_KEY   an API key (mp_…, from \`mindprint keys create\` or POST /api-keys); minds are
                       looked up in its organization
@@ -30,12 +30,12 @@ export function clientFromEnv(env: NodeJS.ProcessEnv = process.env, fetchImpl?: 
 /** One line saying what went wrong: the API's answer, or why the service is unreachable. */
 export function describeError(err: unknown, baseUrl: string): string {
   if (err instanceof MindprintApiError) {
-    const hint = err.code === 'AUTH_FAILED' ? ' (check MINDPRINT_API_KEY)' : '';
+    const hint = err.code === 'AUTH_FAILED' ? ' (check --key or MINDPRINT_API_KEY)' : '';
     return `${err.status} ${err.code}: ${err.message}${hint}`;
   }
   if (err instanceof TypeError && /fetch failed/i.test(err.message)) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return `could not reach Mindprint at ${baseUrl}: ${cause?.code ?? cause?.message ?? err.message} (is it running, and MINDPRINT_URL right?)`;
+    return `could not reach Mindprint at ${baseUrl}: ${cause?.code ?? cause?.message ?? err.message} (is it running, and --url or MINDPRINT_URL right?)`;
   }
   return err instanceof Error ? err.message : String(err);
 }

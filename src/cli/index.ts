@@ -4,7 +4,26 @@
  * The commands' code is loaded only when one runs.
  */
 import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_MINDPRINT_URL } from '../mcp/env.ts';
 import { CLIENT_ENV_HELP, CliError } from './env.ts';
+
+/** `--url` and `--key`, which take precedence over MINDPRINT_URL and MINDPRINT_API_KEY. */
+export interface ConnectionOptions {
+  url?: string;
+  key?: string;
+}
+
+/** Adds `--url` and `--key` to a command that talks to a running Mindprint. */
+export function connectionOptions(command: Command): Command {
+  return command
+    .option('--url <url>', `the Mindprint service (default: $MINDPRINT_URL, else ${DEFAULT_MINDPRINT_URL})`)
+    .option('--key <apiKey>', 'an API key, mp_… (default: $MINDPRINT_API_KEY)');
+}
+
+/** The environment with the flags applied over it: what the client commands and `mcp` read their settings from. */
+export function withConnectionEnv(opts: ConnectionOptions, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return { ...env, ...(opts.url !== undefined && { MINDPRINT_URL: opts.url }), ...(opts.key !== undefined && { MINDPRINT_API_KEY: opts.key }) };
+}
 
 const positiveSeconds = (value: string) => {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number of seconds, at least 1');
@@ -23,8 +42,7 @@ async function run(body: () => Promise<number>): Promise<void> {
 }
 
 export function registerClientCommands(program: Command): void {
-  program
-    .command('upload')
+  connectionOptions(program.command('upload'))
     .description(
       'Upload transcripts (WebVTT, SRT, DOCX, PDF or text) to a mind as snapshots, one after another, and wait for each to be processed. ' +
         'On a terminal each file has a progress line (bytes sent, then pending → processing → completed/failed with the elapsed time); ' +
@@ -39,12 +57,11 @@ export function registerClientCommands(program: Command): void {
     .option('--timeout <seconds>', 'give up waiting for a file’s processing after this long', positiveSeconds, 600)
     .option('--json', 'print a JSON summary on stdout ({mind, files: [{file, bytes, status, snapshotId, error, elapsedMs, mindSpeaker, speakersLabelled, warning}], completed, failed}); progress goes to stderr')
     .addHelpText('after', `\nExamples:\n  mindprint upload --mind "Ada Lovelace" --create --date 1843-07-10 letters.txt interview.vtt\n  mindprint upload --mind 3f1c…e9 --json debate.vtt > summary.json\n\n${CLIENT_ENV_HELP}\n`)
-    .action((files: string[], opts: { mind: string; create?: boolean; date?: string; speaker?: string; timeout: number; json?: boolean }) =>
-      run(async () => (await import('./upload.ts')).runUpload(files, opts)),
+    .action((files: string[], opts: ConnectionOptions & { mind: string; create?: boolean; date?: string; speaker?: string; timeout: number; json?: boolean }) =>
+      run(async () => (await import('./upload.ts')).runUpload(files, opts, withConnectionEnv(opts))),
     );
 
-  program
-    .command('ask')
+  connectionOptions(program.command('ask'))
     .description(
       'Ask a mind a question (or tell it a scenario) and print the answer on stdout as it is generated. ' +
         'Then the evidence — the person’s own quotes the answer rests on — and the conversation id go to stderr: pass it back with --conversation to continue.',
@@ -59,5 +76,7 @@ export function registerClientCommands(program: Command): void {
       'after',
       `\nExamples:\n  mindprint ask --mind "Ada Lovelace" "What do you make of the Analytical Engine?"\n  mindprint ask --mind 3f1c…e9 --conversation 7a2b…41 "And poetry?"\n\n${CLIENT_ENV_HELP}\n`,
     )
-    .action((message: string, opts: { mind: string; conversation?: string; snapshot?: string; model?: string; stream: boolean }) => run(async () => (await import('./ask.ts')).runAsk(message, opts)));
+    .action((message: string, opts: ConnectionOptions & { mind: string; conversation?: string; snapshot?: string; model?: string; stream: boolean }) =>
+      run(async () => (await import('./ask.ts')).runAsk(message, opts, withConnectionEnv(opts))),
+    );
 }

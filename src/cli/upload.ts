@@ -118,14 +118,14 @@ async function uploadOne(client: MindprintClient, mindId: string, file: string, 
 }
 
 /** Runs the command; resolves with the exit code (1 when any file failed). */
-export async function runUpload(files: string[], opts: UploadOptions): Promise<number> {
+export async function runUpload(files: string[], opts: UploadOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (opts.date !== undefined && (!ISO_DATE.test(opts.date.trim()) || Number.isNaN(Date.parse(opts.date.trim())))) {
     throw new CliError(`--date must be an ISO date or date-time (e.g. 2024-05-01 or 2024-05-01T14:30:00Z), got "${opts.date}"`);
   }
   if (opts.speaker !== undefined && !opts.speaker.trim()) throw new CliError('--speaker must not be empty');
   const sizes = await checkFiles(files);
   let onBytes: ((sent: number) => void) | undefined;
-  const client = clientFromEnv(process.env, countingFetch(() => onBytes));
+  const client = clientFromEnv(env, countingFetch(() => onBytes));
   let mind;
   try {
     mind = await resolveMind(client, opts.mind, { create: Boolean(opts.create) });

@@ -9,7 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Client as PgClient } from 'pg';
 import { sql, type SQL } from 'drizzle-orm';
+import { DatabaseUnavailableError, isWasmRuntimeError } from './errors.ts';
 import * as schema from './schema.ts';
+
+export { DatabaseUnavailableError } from './errors.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -30,6 +33,15 @@ export interface Database {
   noteBulkWrite(): void;
   /** PostgreSQL only: a new connection outside the pool (the migration lock, LISTEN); the caller ends it. */
   connect?(): Promise<PgClient>;
+  /**
+   * Why the database can no longer work, or null while it can. The embedded database fails for
+   * good on a WASM runtime error (its memory is then undefined): every later query is refused
+   * with a DatabaseUnavailableError at once, and the process must exit or reopen it. PostgreSQL
+   * outages pass (the pool reconnects), so there this stays null.
+   */
+  failure(): Error | null;
+  /** Called once when the database fails for good (see `failure`). */
+  onFailure(listener: (err: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -98,9 +110,6 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts);
 }
 
-/** The database cannot be reached; the message names DATABASE_URL (without its password) and the cause. */
-export class DatabaseUnavailableError extends Error {}
-
 /** postgres://user@host:port/db: a database URL safe to print (no password, no query parameters). */
 export function describeDatabaseUrl(url: string): string {
   try {
@@ -138,7 +147,9 @@ async function openPostgres(url: string): Promise<Database> {
   } finally {
     await probe.end().catch(() => {});
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection that cannot be made (PostgreSQL down, a network partition) fails the request
+  // after 10 s instead of holding it until the client gives up (503 UNAVAILABLE, src/http/errors.ts).
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // An idle connection the server drops (restart, failover, admin command) must not crash the
   // process: the pool discards it and the next query opens a new one.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
@@ -149,6 +160,8 @@ async function openPostgres(url: string): Promise<Database> {
     db,
     execute: async (text, values) => pool.query(text, values as any[]),
     noteBulkWrite: () => {},
+    failure: () => null,
+    onFailure: () => {},
     async connect() {
       const client = new pg.Client({ connectionString: url });
       // A dropped connection must not crash the process; its queries fail and the caller reacts.
@@ -163,15 +176,18 @@ async function openPostgres(url: string): Promise<Database> {
 async function openPglite(opts: OpenOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  // pgvector: semantic memory searches the turns' vectors in the database (src/memory).
+  const { vector } = await import('@electric-sql/pglite/vector');
   const { drizzle } = await import('drizzle-orm/pglite');
   let client;
   if (opts.pgliteDump) {
-    client = await PGlite.create({ loadDataDir: opts.pgliteDump, extensions: { pg_trgm } });
+    client = await PGlite.create({ loadDataDir: opts.pgliteDump, extensions: { pg_trgm, vector } });
   } else {
     const dir = path.join(opts.dataDir, 'pglite');
     await mkdir(dir, { recursive: true });
-    client = await PGlite.create(dir, { extensions: { pg_trgm } });
+    client = await PGlite.create(dir, { extensions: { pg_trgm, vector } });
   }
+  const fatal = guardAgainstWasmFailure(client);
   const db = drizzle(client, { schema }) as unknown as Db;
   statementRunners.set(db, (st, values) => client.query(st.text, values));
   const analyze = debouncedAnalyze(() => client.exec('analyze turns; analyze snapshots'));
@@ -185,11 +201,58 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
       return { rows: results.at(-1)?.rows ?? [] };
     },
     noteBulkWrite: analyze.note,
+    failure: () => fatal.error,
+    onFailure: (listener) => void fatal.listeners.push(listener),
     close: async () => {
       await analyze.close();
+      // A failed PGlite cannot flush or close cleanly; what it wrote before stays on disk.
+      if (fatal.error) return;
       await client.close();
     },
   };
+}
+
+/** PGlite's entry points: every query, statement, transaction and raw protocol message goes through one of them. */
+const PGLITE_ENTRY_POINTS = ['query', 'exec', 'transaction', 'sql', 'execProtocol', 'execProtocolRaw', 'listen', 'describeQuery'] as const;
+
+/**
+ * A WASM runtime error inside PGlite ("memory access out of bounds", "unreachable") leaves its
+ * memory in an undefined state: every later call fails the same way or, worse, returns garbage.
+ * So the first one marks the database failed for good: that call and every later one throw a
+ * DatabaseUnavailableError at once (503), and the listeners (the server) are told, once, so the
+ * process can say so and exit for its supervisor to restart it on the data last written.
+ */
+function guardAgainstWasmFailure(client: object): { error: Error | null; listeners: ((err: Error) => void)[] } {
+  const state: { error: Error | null; listeners: ((err: Error) => void)[] } = { error: null, listeners: [] };
+  const fail = (cause: unknown): Error => {
+    if (!state.error) {
+      state.error = new DatabaseUnavailableError(`The embedded database failed (${(cause as Error)?.message ?? String(cause)}) and cannot run queries any more; the process must restart`, { cause });
+      for (const listener of state.listeners) {
+        try {
+          listener(state.error);
+        } catch {
+          /* a listener's failure must not hide the database's */
+        }
+      }
+    }
+    return state.error;
+  };
+  const target = client as Record<string, unknown>;
+  for (const name of PGLITE_ENTRY_POINTS) {
+    const original = target[name];
+    if (typeof original !== 'function') continue;
+    target[name] = function guarded(this: unknown, ...args: unknown[]) {
+      if (state.error) return Promise.reject(state.error);
+      try {
+        const result = (original as (...a: unknown[]) => unknown).apply(this, args);
+        if (result instanceof Promise) return result.catch((err: unknown) => Promise.reject(isWasmRuntimeError(err) ? fail(err) : err));
+        return result;
+      } catch (err) {
+        throw isWasmRuntimeError(err) ? fail(err) : err;
+      }
+    };
+  }
+  return state;
 }
 
 /** Any constant works; it only has to be the same in every Mindprint process. */

@@ -20,6 +20,10 @@ import {
 } from 'drizzle-orm/pg-core';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)),
+});
 
 const id = () => uuid('id').primaryKey().default(sql`gen_random_uuid()`);
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow();
@@ -173,6 +177,13 @@ export const snapshots = pgTable('snapshots', {
   attempts: integer('attempts').notNull().default(0),
   startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
   completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  /** The semantic index (src/memory): the embedder the turns were embedded with, and when; null until then. */
+  embedder: text('embedder'),
+  embeddedAt: timestamp('embedded_at', { withTimezone: true, mode: 'date' }),
+  /** The embedder a (re-)embedding job was queued for, so several processes queue it once. */
+  embeddingQueued: text('embedding_queued'),
+  /** Why the last embedding job failed (the provider unreachable, …); null when it did not. */
+  embeddingError: text('embedding_error'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
@@ -211,6 +222,28 @@ export const turns = pgTable('turns', {
   uniqueIndex('turns_snapshot_seq_key').on(t.snapshotId, t.seq),
   index('turns_mind_idx').on(t.mindId).where(sql`${t.isMind}`),
   index('turns_tsv_idx').using('gin', t.tsv),
+]);
+
+/**
+ * Sentence embeddings of the mind's turns and of the questions they answered (src/memory), apart
+ * from `turns` so the full-text scan reads no more bytes. float32 little-endian unit vectors of the
+ * space `embedder` names. Where pgvector exists, migration 0012 adds `text_vector` and
+ * `context_vector` (type vector) beside them, which drizzle does not model: src/memory writes and
+ * searches them with SQL of its own.
+ */
+export const turnEmbeddings = pgTable('turn_embeddings', {
+  turnId: uuid('turn_id').primaryKey().references(() => turns.id, { onDelete: 'cascade' }),
+  organizationId: uuid('organization_id').notNull(),
+  mindId: uuid('mind_id').notNull().references(() => minds.id, { onDelete: 'cascade' }),
+  snapshotId: uuid('snapshot_id').notNull().references(() => snapshots.id, { onDelete: 'cascade' }),
+  embedder: text('embedder').notNull(),
+  dimensions: integer('dimensions').notNull(),
+  embedding: bytea('embedding').notNull(),
+  contextEmbedding: bytea('context_embedding'),
+  createdAt: createdAt(),
+}, (t) => [
+  index('turn_embeddings_mind_idx').on(t.mindId, t.embedder),
+  index('turn_embeddings_snapshot_idx').on(t.snapshotId),
 ]);
 
 export interface EvidenceRow {
@@ -323,3 +356,13 @@ export const serviceSettings = pgTable('service_settings', {
   value: text('value').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Rate-limit counters shared by API replicas on PostgreSQL (an UNLOGGED table, migration 0013):
+ * `key` is "<limited key>@<window start ms>"; see src/http/rate-limit-store.ts.
+ */
+export const rateLimitCounters = pgTable('rate_limit_counters', {
+  key: text('key').primaryKey(),
+  windowEnd: timestamp('window_end', { withTimezone: true, mode: 'date' }).notNull(),
+  count: integer('count').notNull(),
+}, (t) => [index('rate_limit_counters_window_end_idx').on(t.windowEnd)]);

@@ -3,7 +3,8 @@
  * body every client sees: `{ error, message, code }`. No stack traces or SQL ever leave here.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { pgErrorCode } from '../db/errors.ts';
+import { DatabaseUnavailableError, pgErrorCode } from '../db/errors.ts';
+import { errorChain, transientKind } from '../jobs/transient.ts';
 
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -12,22 +13,27 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
+  | 'URI_TOO_LONG'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_FAILED'
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
-const STATUS: Record<ErrorCode, number> = {
+/** The status of each code (docs/api.md lists them; test/api/error-codes.test.ts keeps the two equal). */
+export const STATUS: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   AUTH_FAILED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UPSTREAM_FAILED: 502,
+  UNAVAILABLE: 503,
 };
 
 const TITLE: Record<ErrorCode, string> = {
@@ -37,9 +43,11 @@ const TITLE: Record<ErrorCode, string> = {
   NOT_FOUND: 'Not Found',
   CONFLICT: 'Conflict',
   PAYLOAD_TOO_LARGE: 'Payload Too Large',
+  URI_TOO_LONG: 'URI Too Long',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
   RATE_LIMITED: 'Too Many Requests',
   UPSTREAM_FAILED: 'Bad Gateway',
+  UNAVAILABLE: 'Service Unavailable',
   INTERNAL: 'Internal Server Error',
 };
 
@@ -65,6 +73,13 @@ export const conflict = (message: string) => new AppError('CONFLICT', message);
 /** 401 with the RFC 6750 challenge; `invalidToken` when a key was sent but is not (or no longer) valid. */
 export const unauthorized = (message: string, invalidToken = false) =>
   new AppError('AUTH_FAILED', message, undefined, { 'www-authenticate': invalidToken ? 'Bearer realm="mindprint", error="invalid_token"' : 'Bearer realm="mindprint"' });
+
+/** How long a client is asked to wait (Retry-After, seconds) when the database or the file store is unavailable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** 503 with Retry-After: a passing outage of something the service needs; the request changed nothing and may be sent again. */
+export const unavailable = (message: string) =>
+  new AppError('UNAVAILABLE', message, undefined, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
 
 export interface ErrorBody {
   error: string;
@@ -118,6 +133,26 @@ function fromFastifyError(err: FastifyError): AppError | null {
 }
 
 /**
+ * The database (or the file store) unavailable: PostgreSQL restarting or unreachable, a
+ * connection that dropped mid-query, the embedded database failed. 503 with Retry-After, not 500:
+ * the request changed nothing (a transaction that lost its connection is rolled back), and the
+ * same request succeeds once the outage is over, without restarting the service.
+ */
+function fromOutage(err: unknown): AppError | null {
+  if (err instanceof DatabaseUnavailableError || (err as { cause?: unknown })?.cause instanceof DatabaseUnavailableError) {
+    return unavailable('The database is unavailable; the request was not completed. Try again shortly');
+  }
+  // ALTER DATABASE … ALLOW_CONNECTIONS false (maintenance), or the database being dropped.
+  if (pgErrorCode(err) === '55000' && errorChain(err).some((e) => /not currently accepting connections/.test(String(e.message)))) {
+    return unavailable('The database is not accepting connections at the moment; the request was not completed. Try again shortly');
+  }
+  const kind = transientKind(err);
+  if (kind === 'database' || kind === 'network') return unavailable('The database is unavailable at the moment; the request was not completed. Try again shortly');
+  if (kind === 'storage') return unavailable('The file store is unavailable at the moment; the request was not completed. Try again shortly');
+  return null;
+}
+
+/**
  * Values PostgreSQL refuses to store (NUL in text, \u0000 in jsonb) are stopped by the validator,
  * naming the field; any that arrive another way (multipart fields) are still a 400, not a 500.
  */
@@ -129,9 +164,10 @@ function fromDatabaseError(err: unknown): AppError | null {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = err instanceof AppError ? err : (fromFastifyError(err as FastifyError) ?? fromDatabaseError(err));
+    const appError = err instanceof AppError ? err : (fromFastifyError(err as FastifyError) ?? fromDatabaseError(err) ?? fromOutage(err));
     if (appError) {
       if (appError.code === 'INTERNAL') request.log.error({ err }, 'request failed');
+      else if (appError.code === 'UNAVAILABLE' && !(err instanceof AppError)) request.log.warn({ err: (err as Error).message }, 'request failed: unavailable');
       if (appError.headers) reply.headers(appError.headers);
       return reply.status(appError.statusCode).send(errorBody(appError.code, appError.message, appError.details));
     }
@@ -142,3 +178,23 @@ export function registerErrorHandling(app: FastifyInstance): void {
     reply.status(404).send(errorBody('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`));
   });
 }
+
+/**
+ * Errors Fastify's router raises before any route runs (the `frameworkErrors` server option): a
+ * path parameter longer than the router's limit, a URL that does not decode. Without this they
+ * answer with Fastify's own codes (FST_ERR_MAX_PARAM_LENGTH), which are not ours.
+ */
+export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(414).send(errorBody('URI_TOO_LONG', `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters`));
+    return;
+  }
+  if (err.code === 'FST_ERR_BAD_URL') {
+    void reply.status(400).send(errorBody('VALIDATION_FAILED', 'The URL path does not decode (a malformed %-escape)'));
+    return;
+  }
+  void reply.status(err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400).send(errorBody('VALIDATION_FAILED', err.message || 'Bad request'));
+}
+
+/** The longest path parameter the router accepts: signed upload tokens (documented up to 4,096 characters) travel in the path. */
+export const MAX_PATH_PARAM_LENGTH = 4096;

@@ -23,16 +23,19 @@ export const ErrorResponse = Type.Object(
     message: Type.String({ description: 'What went wrong; for 400 it names the field', example: 'body.name must NOT have fewer than 1 characters' }),
     code: Type.String({
       description: 'Machine-readable code',
-      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'INTERNAL'],
+      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'URI_TOO_LONG', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'UNAVAILABLE', 'INTERNAL'],
       example: 'VALIDATION_FAILED',
     }),
   },
   { additionalProperties: true },
 );
 
-/** Error responses every authenticated route can give, merged into each route's `response`. */
+/**
+ * Error responses every authenticated route can give, merged into each route's `response`:
+ * 400, 401, 429 (rate limits) and 503 (the database unavailable), plus the route's own.
+ */
 export const errorResponses = (...statuses: number[]) =>
-  Object.fromEntries([400, 401, ...statuses].map((s) => [s, ErrorResponse]));
+  Object.fromEntries([400, 401, ...statuses, 429, 503].sort((a, b) => a - b).map((s) => [s, ErrorResponse]));
 
 export const SuccessResponse = Type.Object({ success: Type.Boolean({ example: true }) });
 

@@ -251,10 +251,94 @@ export function cuesToTranscript(cues: Cue[], kindName: string): Transcript {
     if (labelled && !unpunctuated && run.reduce((n, l) => n + l.words, 0) <= LABELLED_MAX_TURN_WORDS) {
       turns.push({ speaker: run[0]!.speaker, text: run.map((l) => l.text).join(' '), startMs: run[0]!.startMs, endMs: run[run.length - 1]!.endMs });
     } else {
-      turns.push(...splitRun(captionRun(run, unpunctuated), labelled));
+      boundedRuns(run).forEach((part, k) => {
+        const parts = splitRun(captionRun(part, unpunctuated), labelled);
+        // A later piece of a very long run continues the same speaker's turn.
+        if (k > 0 && labelled && parts[0]) parts[0].continues = true;
+        for (const t of parts) turns.push(t);
+      });
     }
   }
   return transcriptOf(turns, `The ${kindName} file has no text in its cues`, !labelled);
+}
+
+/**
+ * A run of one speaker is read (captionRun, splitRun) in pieces of at most this many words. Its
+ * turns are cut at ≤ 400 words anyway; reading a whole talk in one piece would build a record per
+ * word of it (a 4-million-word cue: gigabytes and minutes) for the same turns.
+ */
+export const MAX_RUN_WORDS = 20_000;
+/** A caption line longer than this (a whole talk in one cue) is cut into lines of about this many words. */
+export const MAX_LINE_WORDS = 2_000;
+
+/** A run → pieces of at most MAX_RUN_WORDS words (whole lines; over-long lines cut first). */
+export function boundedRuns(run: TimedLine[]): TimedLine[][] {
+  if (run.reduce((n, l) => n + l.words, 0) <= MAX_RUN_WORDS) return [run];
+  const pieces: TimedLine[][] = [];
+  let current: TimedLine[] = [];
+  let words = 0;
+  for (const long of run) {
+    for (const line of long.words > MAX_LINE_WORDS ? cutLine(long) : [long]) {
+      if (current.length > 0 && words + line.words > MAX_RUN_WORDS) {
+        pieces.push(current);
+        current = [];
+        words = 0;
+      }
+      current.push(line);
+      words += line.words;
+    }
+  }
+  if (current.length > 0) pieces.push(current);
+  return pieces;
+}
+
+/** Where a sentence ends within a line: a terminator (and closing quotes) before a space. */
+const LINE_SENTENCE_END = /[.!?\u2026]["'\u201D\u2019)\]]* /g;
+
+/**
+ * An over-long caption line → lines of about MAX_LINE_WORDS words, each ended at the first
+ * sentence end after that many words when one comes within another MAX_LINE_WORDS words. Times
+ * are shared out in proportion to the words before each piece (the cue times only its ends);
+ * word times, when the cue has them, go with their words.
+ */
+function cutLine(line: TimedLine): TimedLine[] {
+  const out: TimedLine[] = [];
+  const { text } = line;
+  const span = line.endMs - line.startMs;
+  let from = 0;
+  let piecesBefore = 0;
+  let wordsBefore = 0;
+  while (from < text.length) {
+    // Skip MAX_LINE_WORDS spaces (the text is normalised: single spaces between pieces).
+    let at = from;
+    for (let n = 0; n < MAX_LINE_WORDS && at >= 0; n++) at = text.indexOf(' ', at + 1);
+    let to = at < 0 ? text.length : at;
+    if (at >= 0) {
+      LINE_SENTENCE_END.lastIndex = at;
+      const end = LINE_SENTENCE_END.exec(text);
+      if (end && countSpaces(text, at, end.index) < MAX_LINE_WORDS) to = end.index + end[0].length - 1;
+    }
+    const piece = text.slice(from, to).trim();
+    const pieceCountHere = pieceCount(piece);
+    const words = countWords(piece);
+    if (pieceCountHere > 0) {
+      const startMs = line.startMs + Math.round((span * wordsBefore) / Math.max(1, line.words));
+      const endMs = line.startMs + Math.round((span * Math.min(line.words, wordsBefore + words)) / Math.max(1, line.words));
+      const cut: TimedLine = { speaker: line.speaker, text: piece, words, startMs, endMs };
+      if (line.times) cut.times = line.times.slice(piecesBefore, piecesBefore + pieceCountHere);
+      out.push(cut);
+    }
+    piecesBefore += pieceCountHere;
+    wordsBefore += words;
+    from = to + 1;
+  }
+  return out;
+}
+
+function countSpaces(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf(' ', from); i >= 0 && i < to; i = text.indexOf(' ', i + 1)) n++;
+  return n;
 }
 
 /**

@@ -8,24 +8,21 @@
  * codes (`<w:instrText>`) are not text a person said, so they are skipped.
  */
 import { open } from 'node:fs/promises';
-import { UnreadableTranscriptError } from './errors.ts';
+import { ParseBudgetError, UnreadableTranscriptError } from './errors.ts';
+import { DEFAULT_PARSE_BUDGETS, megabytes } from './budgets.ts';
 import { cfbEntryNames, isCfb } from './cfb.ts';
 import { decodeEntities } from './text.ts';
 import { readZipDirectory, readZipEntry, ZipFormatError, ZipLimitError, type ZipEntry } from './zip.ts';
 import { DOCX_MAIN_PART } from './sniff.ts';
 
-export const DEFAULT_MAX_DOCX_UNCOMPRESSED_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_MAX_DOCX_UNCOMPRESSED_BYTES = DEFAULT_PARSE_BUDGETS.maxDecodedBytes;
 /** XML compresses 5–20×; a ratio far above this on a large entry is a bomb, not a document. */
 const MAX_COMPRESSION_RATIO = 200;
 const RATIO_CHECK_MIN_BYTES = 1024 * 1024;
 
-function megabytes(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MB`;
-}
-
 /** The archive would inflate past `limit`: as declared in its directory, or as found while inflating. */
 function expandsPast(limit: number): UnreadableTranscriptError {
-  return new UnreadableTranscriptError(`The DOCX expands to more than ${megabytes(limit)} (zip bomb protection)`);
+  return new ParseBudgetError('decoded', `The DOCX expands to more than ${megabytes(limit)} (zip bomb protection; decompression limit, MINDPRINT_PARSE_MAX_DECODED_MB)`);
 }
 
 /**
@@ -34,7 +31,7 @@ function expandsPast(limit: number): UnreadableTranscriptError {
  */
 function compressedTooWell(entry: ZipEntry): UnreadableTranscriptError {
   const ratio = Math.round(entry.uncompressedSize / Math.max(1, entry.compressedSize));
-  return new UnreadableTranscriptError(`The DOCX has a part compressed ${ratio.toLocaleString('en-US')}:1, far beyond any real document (zip bomb protection)`);
+  return new ParseBudgetError('decoded', `The DOCX has a part compressed ${ratio.toLocaleString('en-US')}:1, far beyond any real document (zip bomb protection)`);
 }
 
 /** Refuses archives whose central directory already announces a bomb; nothing is inflated yet. */

@@ -3,13 +3,34 @@
  *
  * The job runner decides between "fail the snapshot now" and "retry later" by class:
  * UnreadableTranscriptError means the bytes can never become a transcript, so retrying is
- * pointless; a crashed parser, a closed pool (shutdown) and I/O errors may pass; a timeout may
- * pass once (see snapshots/pipeline.ts); anything else is a bug and is not retried.
+ * pointless; ParseBudgetError (a subclass) means reading the file needs more than a parse may
+ * use (memory, CPU time, decoded bytes, pages, streams), which is just as deterministic, and so is
+ * a parser that crashes on the file twice in a row. A parser killed from outside, a closed pool
+ * (shutdown) and I/O errors may pass; a wall-clock timeout may pass once (a busy machine; see
+ * snapshots/pipeline.ts); anything else is a bug and is not retried.
  */
 
 /** The file can never be read as a transcript. `message` is a sentence meant for a person. */
 export class UnreadableTranscriptError extends Error {
   override name = 'UnreadableTranscriptError';
+}
+
+/** Which budget a parse ran past (see budgets.ts): the reason a snapshot fails names it. */
+export type ParseLimit = 'memory' | 'cpu' | 'decoded' | 'pages' | 'streams' | 'crash';
+
+/**
+ * Reading the file would take more than a parse is allowed: a decompression bomb, a file that
+ * needs more memory or CPU time than the budget, a parser that crashes on it every time. The same
+ * file fails the same way again, so it is never retried. `message` names the limit and the setting.
+ */
+export class ParseBudgetError extends UnreadableTranscriptError {
+  override name = 'ParseBudgetError';
+  readonly limit: ParseLimit;
+
+  constructor(limit: ParseLimit, message: string) {
+    super(message);
+    this.limit = limit;
+  }
 }
 
 /**
@@ -40,7 +61,11 @@ export class ParseTimeoutError extends Error {
   override name = 'ParseTimeoutError';
 }
 
-/** A parser worker died (out of memory, crash) while handling the file. Transient. */
+/**
+ * A parser process died for a reason outside the file (killed by a signal it did not raise
+ * itself: the operator, the system's OOM killer, a shutdown) while handling it. Transient. A
+ * parser that dies by itself on a file twice is a ParseBudgetError ('crash') instead.
+ */
 export class ParserCrashedError extends Error {
   override name = 'ParserCrashedError';
 }

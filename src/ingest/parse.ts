@@ -1,25 +1,35 @@
 /**
  * Parsing by kind, in the calling thread. The public entry point (parseTranscriptFile in
- * pool.ts) runs this inside a worker thread; nothing else should call it on the API's thread.
+ * pool.ts) runs this inside a parser child process; nothing else should call it on the API's thread.
  */
 import { readFile } from 'node:fs/promises';
 import type { FileKind, Transcript } from './types.ts';
 import { decodeText } from './text.ts';
 import { cuesToTranscript, parseSrtCues, parseVttCues } from './cues.ts';
 import { linesToTranscript } from './layout.ts';
-import { DEFAULT_MAX_DOCX_UNCOMPRESSED_BYTES, readDocxParagraphs } from './docx.ts';
-import { DEFAULT_MAX_PDF_PAGES, readPdfLines } from './pdf.ts';
+import { readDocxParagraphs } from './docx.ts';
+import { readPdfLines } from './pdf.ts';
+import { DEFAULT_PARSE_BUDGETS, type ParseBudgets } from './budgets.ts';
 
 export interface ParseOptions {
-  /** Refuse PDFs with more pages than this (default 500). */
+  /** What the parse may use (budgets.ts); each field defaults to DEFAULT_PARSE_BUDGETS. */
+  budgets?: Partial<ParseBudgets>;
+  /** Refuse PDFs with more pages than this (default budgets.maxPdfPages, 500). */
   maxPdfPages?: number;
-  /** Terminate the parse (and its worker) after this long (default 60 s). */
+  /** Stop the parse (and its process) after this long, wall clock (default wallMs(budgets)); retried once. */
   timeoutMs?: number;
-  /** Refuse DOCX files whose document part inflates past this many bytes (default 50 MB). */
+  /** Refuse DOCX files whose document part inflates past this many bytes (default budgets.maxDecodedBytes). */
   maxDocxUncompressedBytes?: number;
 }
 
+export function budgetsOf(opts: ParseOptions): ParseBudgets {
+  const b = { ...DEFAULT_PARSE_BUDGETS, ...opts.budgets };
+  if (opts.maxPdfPages !== undefined) b.maxPdfPages = opts.maxPdfPages;
+  return b;
+}
+
 export async function parseInThisThread(path: string, kind: FileKind, opts: ParseOptions = {}): Promise<Transcript> {
+  const budgets = budgetsOf(opts);
   switch (kind) {
     case 'vtt':
       return cuesToTranscript(parseVttCues(decodeText(await readFile(path))), 'VTT');
@@ -28,9 +38,9 @@ export async function parseInThisThread(path: string, kind: FileKind, opts: Pars
     case 'txt':
       return linesToTranscript(decodeText(await readFile(path)).split('\n'), { markdown: true });
     case 'docx':
-      return linesToTranscript(await readDocxParagraphs(path, opts.maxDocxUncompressedBytes ?? DEFAULT_MAX_DOCX_UNCOMPRESSED_BYTES));
+      return linesToTranscript(await readDocxParagraphs(path, opts.maxDocxUncompressedBytes ?? budgets.maxDecodedBytes));
     case 'pdf':
-      return linesToTranscript(await readPdfLines(path, opts.maxPdfPages ?? DEFAULT_MAX_PDF_PAGES), { wrapped: true, dropCapsHeadings: true });
+      return linesToTranscript(await readPdfLines(path, budgets.maxPdfPages, budgets), { wrapped: true, dropCapsHeadings: true });
     default: {
       const never: never = kind;
       throw new Error(`Unknown file kind: ${String(never)}`);

@@ -7,9 +7,11 @@
  */
 import { readFile } from 'node:fs/promises';
 import { getDocumentProxy } from 'unpdf';
-import { UnreadableTranscriptError } from './errors.ts';
+import { ParseBudgetError, UnreadableTranscriptError } from './errors.ts';
+import { DEFAULT_PARSE_BUDGETS } from './budgets.ts';
+import { checkPdfStreams, type PdfStreamBudget } from './pdf-scan.ts';
 
-export const DEFAULT_MAX_PDF_PAGES = 500;
+export const DEFAULT_MAX_PDF_PAGES = DEFAULT_PARSE_BUDGETS.maxPdfPages;
 
 interface Item {
   str: string;
@@ -28,8 +30,15 @@ interface PdfLine {
 const INDEX_REF = /^(?:\[\d+\]|\d+:\d+(?:,\d+)*,?)$/;
 const MIN_PAGES_FOR_FURNITURE = 4;
 
-export async function readPdfLines(path: string, maxPages = DEFAULT_MAX_PDF_PAGES): Promise<string[]> {
-  const data = new Uint8Array(await readFile(path));
+export async function readPdfLines(
+  path: string,
+  maxPages = DEFAULT_MAX_PDF_PAGES,
+  streamBudget: PdfStreamBudget = { maxDecodedBytes: DEFAULT_PARSE_BUDGETS.maxDecodedBytes, maxPdfStreams: DEFAULT_PARSE_BUDGETS.maxPdfStreams },
+): Promise<string[]> {
+  const bytes = await readFile(path);
+  // The decompression budget, before pdf.js inflates anything (pdf-scan.ts).
+  await checkPdfStreams(bytes, streamBudget);
+  const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
   try {
     pdf = await getDocumentProxy(data, { verbosity: 0, stopAtErrors: false });
@@ -37,7 +46,7 @@ export async function readPdfLines(path: string, maxPages = DEFAULT_MAX_PDF_PAGE
     throw unreadable(err);
   }
   try {
-    if (pdf.numPages > maxPages) throw new UnreadableTranscriptError(`The PDF has more than ${maxPages} pages`);
+    if (pdf.numPages > maxPages) throw new ParseBudgetError('pages', `The PDF has more than ${maxPages} pages (page limit of the parser)`);
     const pages: PdfLine[][] = [];
     for (let n = 1; n <= pdf.numPages; n++) {
       try {

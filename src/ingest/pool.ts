@@ -1,15 +1,34 @@
 /**
- * A small, bounded pool of parser worker threads. Parsing a hostile file (a PDF that makes pdf.js
- * spin, a huge document) must not stall the API's event loop, so every parse runs in a worker;
- * tasks beyond the pool size wait in a queue; a task that runs past its timeout has its worker
- * terminated (the only way to stop synchronous work) and a fresh worker takes its place.
+ * A small, bounded pool of parser child processes. Parsing a hostile file (a decompression bomb,
+ * a PDF that makes pdf.js spin, a huge document) must neither stall the API's event loop nor take
+ * the service's memory, so every parse runs in a child process of its own memory, watched against
+ * its budgets (budgets.ts):
+ *
+ * - memory: V8's heap is capped with --max-old-space-size, and a watchdog reads the process's
+ *   resident memory (heap, buffers, pdf.js, WASM: everything) every 100 ms and kills it past the
+ *   budget;
+ * - CPU time: the watchdog reads the process's CPU time and kills it past the budget;
+ * - wall time: a parse still running at wallMs(budgets) is stopped (a busy machine can cause
+ *   it, so it is the one budget a retry may pass);
+ * - decoded bytes, pages and streams: enforced by the parsers while they read (pdf-scan.ts, docx.ts).
+ *
+ * A budget overrun rejects with ParseBudgetError naming the limit; a process that crashes by
+ * itself (a fatal error, an abort) is given the file once more in a fresh process, and a second
+ * crash is a ParseBudgetError too: both are a property of the file and never retried. A process
+ * killed from outside (a signal it did not raise) rejects with the transient ParserCrashedError.
+ * A killed or crashed process is replaced, and its memory goes back to the system with it.
+ * Tasks beyond the pool size wait in a queue.
  */
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { workerEntry } from '../runtime/modules.ts';
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { childExecArgv, moduleUrl } from '../runtime/modules.ts';
 import type { FileKind, Transcript } from './types.ts';
-import type { ParseOptions } from './parse.ts';
-import { ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from './errors.ts';
+import { budgetsOf, type ParseOptions } from './parse.ts';
+import { DEFAULT_PARSE_BUDGETS, heapMb, POOL_SIZE, wallMs, type ParseBudgets } from './budgets.ts';
+
+export { POOL_SIZE };
+import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseLimit } from './errors.ts';
 import type { Digest, DigestRequest } from '../snapshots/digest.ts';
 
 /**
@@ -29,35 +48,63 @@ export type TaskResponse =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: SerializedError };
 
-/** What of an error crosses the thread boundary: enough to rebuild its class and errno code. */
+/** What of an error crosses the process boundary: enough to rebuild its class and errno code. */
 export interface SerializedError {
   name: string;
   message: string;
   code?: string;
   labels?: string[];
+  limit?: string;
 }
 
-export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Leave a core to the API's event loop (and, embedded, to PGlite) whenever there are two or more. */
-export const POOL_SIZE = Math.max(1, Math.min(2, availableParallelism() - 1));
+/** What one parse cost, measured by the watchdog (peak resident memory, CPU time) and the clock. */
+export interface ParseStats {
+  peakRssMb: number;
+  cpuMs: number;
+  wallMs: number;
+}
+
 /**
  * How long a request may spend reading a file's speaker labels (a POST with `speaker`), queue
  * wait included. Past it the request is accepted and the job checks the label instead.
  */
 export const LABEL_SCAN_BUDGET_MS = 3_000;
-/** Heap cap per worker, so a file that explodes in memory kills its worker, not the process. */
-const WORKER_HEAP_MB = 1024;
+/** How often the watchdog reads a busy parser's memory and CPU time. */
+const WATCH_INTERVAL_MS = 100;
+/** Signals a parser does not raise itself: it was killed from outside (operator, OOM killer, shutdown). */
+const EXTERNAL_SIGNALS = new Set(['SIGKILL', 'SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT']);
+const OUT_OF_HEAP = /heap out of memory|Reached heap limit|Allocation failed/i;
+/** Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 interface Task extends TaskRequest {
-  timeoutMs: number;
+  budgets: ParseBudgets;
+  wallMs: number;
+  /** Crashes of a parser process on this task so far (a second one is final). */
+  crashes: number;
+  startedAt: number;
+  cpuAtStartMs: number;
+  peakRssBytes: number;
+  onStats?: (stats: ParseStats) => void;
   resolve: (result: any) => void;
   reject: (e: Error) => void;
 }
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
   task: Task | null;
   timer: NodeJS.Timeout | null;
+  watch: NodeJS.Timeout | null;
+  /** The last few KB the process wrote to stderr: V8 says there why it died. */
+  stderr: string;
+  /** Resolves once the process has started and loaded the parsers. */
+  ready: Promise<void>;
+}
+
+export interface PoolOptions {
+  size: number;
+  /** The memory budget the processes are started with (their V8 heap cap); tasks may ask for less. */
+  memoryMb: number;
 }
 
 class ParserPool {
@@ -66,14 +113,18 @@ class ParserPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly size: number) {}
+  constructor(readonly options: PoolOptions) {}
 
-  /** Runs a task; aborting `signal` drops it from the queue, or stops its worker if it started. */
-  run<T>(op: TaskRequest['op'], path: string, kind: FileKind, opts: ParseOptions, digest?: DigestRequest, signal?: AbortSignal): Promise<T> {
+  /** Runs a task; aborting `signal` drops it from the queue, or stops its process if it started. */
+  run<T>(op: TaskRequest['op'], path: string, kind: FileKind, opts: ParseOptions, digest?: DigestRequest, signal?: AbortSignal, onStats?: (s: ParseStats) => void): Promise<T> {
     if (this.closed) return Promise.reject(new ParserPoolClosedError('The parser pool is closed'));
     return new Promise<T>((resolve, reject) => {
-      const { timeoutMs = DEFAULT_TIMEOUT_MS, ...rest } = opts;
-      const task: Task = { id: this.nextId++, op, path, kind, opts: rest, digest, timeoutMs, resolve, reject };
+      const { timeoutMs, ...rest } = opts;
+      const budgets = budgetsOf({ ...rest, budgets: { memoryMb: this.options.memoryMb, ...rest.budgets } });
+      const task: Task = {
+        id: this.nextId++, op, path, kind, opts: { ...rest, budgets }, digest,
+        budgets, wallMs: timeoutMs ?? wallMs(budgets), crashes: 0, startedAt: 0, cpuAtStartMs: 0, peakRssBytes: 0, onStats, resolve, reject,
+      };
       if (signal) {
         const reason = () => (signal.reason instanceof Error ? signal.reason : new Error('cancelled'));
         if (signal.aborted) return reject(reason());
@@ -101,54 +152,142 @@ class ParserPool {
   private dispatch(): void {
     while (this.queue.length > 0) {
       let slot = this.slots.find((s) => s.task === null);
-      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot && this.slots.length < this.options.size) slot = this.spawn();
       if (!slot) return;
+      const s = slot;
       const task = this.queue.shift()!;
-      slot.task = task;
-      slot.worker.ref();
-      slot.timer = setTimeout(() => this.fail(slot!, new ParseTimeoutError(`Parsing the file took longer than ${formatMs(task.timeoutMs)} and was stopped`)), task.timeoutMs);
+      s.task = task;
+      s.stderr = '';
+      s.child.ref();
+      s.child.channel?.ref();
+      task.startedAt = performance.now();
+      task.cpuAtStartMs = readUsage(s.child.pid)?.cpuMs ?? 0;
+      task.peakRssBytes = 0;
+      s.timer = setTimeout(() => this.fail(s, new ParseTimeoutError(`Parsing the file took longer than ${formatMs(task.wallMs)} and was stopped`)), task.wallMs);
+      s.watch = setInterval(() => this.watch(s), WATCH_INTERVAL_MS);
       const request: TaskRequest = { id: task.id, op: task.op, path: task.path, kind: task.kind, opts: task.opts, digest: task.digest };
-      slot.worker.postMessage(request);
+      s.child.send(request);
+    }
+  }
+
+  /** The watchdog: kills a parse past its memory or CPU budget. */
+  private watch(slot: Slot): void {
+    const task = slot.task;
+    const usage = readUsage(slot.child.pid);
+    if (!task || !usage) return;
+    task.peakRssBytes = Math.max(task.peakRssBytes, usage.rssBytes);
+    if (usage.rssBytes > task.budgets.memoryMb * 1024 * 1024) {
+      this.fail(slot, memoryError(task.budgets));
+    } else if (usage.cpuMs - task.cpuAtStartMs > task.budgets.cpuSeconds * 1000) {
+      this.fail(slot, new ParseBudgetError('cpu', `Parsing the file needed more than ${task.budgets.cpuSeconds} s of CPU time (time limit, MINDPRINT_PARSE_CPU_SECONDS)`));
     }
   }
 
   private spawn(): Slot {
-    // The compiled worker.js, or worker.ts with tsx's loader in development (../runtime/modules.ts).
-    const worker = new Worker(workerEntry('./worker.ts', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    // The compiled child.js, or child.ts with tsx's loader in development (../runtime/modules.ts).
+    const child = fork(fileURLToPath(moduleUrl('./child.ts', import.meta.url)), [], {
+      execArgv: [...childExecArgv(import.meta.url), `--max-old-space-size=${heapMb(this.options)}`],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const slot: Slot = { worker, task: null, timer: null };
-    worker.unref();
-    worker.on('message', (res: TaskResponse) => this.settle(slot, res));
-    worker.on('error', (err) => this.fail(slot, new ParserCrashedError(`The parser crashed while reading the file: ${err.message}`)));
-    worker.on('exit', (code) => this.fail(slot, new ParserCrashedError(`The parser stopped unexpectedly (exit code ${code})`)));
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => (started = resolve));
+    const slot: Slot = { child, task: null, timer: null, watch: null, stderr: '', ready };
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      slot.stderr = (slot.stderr + chunk).slice(-8192);
+    });
+    (child.stderr as unknown as { unref?: () => void } | null)?.unref?.(); // a pipe socket: it must not keep the process alive
+    child.unref();
+    child.channel?.unref();
+    child.on('message', (res: TaskResponse | { ready: true }) => ('ready' in res ? started() : this.settle(slot, res)));
+    child.on('exit', () => started());
+    child.on('error', (err) => this.fail(slot, new ParserCrashedError(`The parser could not be run: ${err.message}`)));
+    child.on('exit', (code, signal) => this.exited(slot, code, signal));
     this.slots.push(slot);
     return slot;
   }
 
-  private settle(slot: Slot, res: TaskResponse): void {
+  private finishTask(slot: Slot): Task | null {
     const task = slot.task;
-    if (!task || task.id !== res.id) return;
     if (slot.timer) clearTimeout(slot.timer);
-    slot.task = null;
+    if (slot.watch) clearInterval(slot.watch);
     slot.timer = null;
-    slot.worker.unref();
+    slot.watch = null;
+    slot.task = null;
+    if (task?.onStats) {
+      const usage = readUsage(slot.child.pid);
+      const peak = Math.max(task.peakRssBytes, usage?.rssBytes ?? 0);
+      task.onStats({ peakRssMb: Math.round(peak / (1024 * 1024)), cpuMs: Math.round((usage?.cpuMs ?? task.cpuAtStartMs) - task.cpuAtStartMs), wallMs: Math.round(performance.now() - task.startedAt) });
+    }
+    return task;
+  }
+
+  private settle(slot: Slot, res: TaskResponse): void {
+    if (!slot.task || slot.task.id !== res.id) return;
+    const task = this.finishTask(slot)!;
+    slot.child.unref();
+    slot.child.channel?.unref();
     if (res.ok) task.resolve(res.result);
     else task.reject(rebuildError(res.error));
     this.dispatch();
   }
 
-  /** Ends the slot's worker and fails its task (timeout, crash, unexpected exit). */
-  private fail(slot: Slot, error: Error): void {
-    const index = this.slots.indexOf(slot);
-    if (index < 0) return; // already removed
-    this.slots.splice(index, 1);
-    if (slot.timer) clearTimeout(slot.timer);
+  /** The process ended by itself or was killed from outside (our own kills go through fail()). */
+  private exited(slot: Slot, code: number | null, signal: NodeJS.Signals | null): void {
     const task = slot.task;
-    slot.task = null;
-    void slot.worker.terminate();
+    if (!this.slots.includes(slot)) return; // we removed it (fail, close)
+    if (!task) return this.remove(slot);
+    const how = signal ? `signal ${signal}` : `exit code ${code}`;
+    if (OUT_OF_HEAP.test(slot.stderr)) return this.fail(slot, memoryError(task.budgets));
+    if (signal && EXTERNAL_SIGNALS.has(signal)) return this.fail(slot, new ParserCrashedError(`The parser was stopped from outside while reading the file (${how})`));
+    if (task.crashes === 0) {
+      // A crash of its own (a fatal error, an abort): once more in a fresh process, to tell a
+      // crash the file causes from an accident.
+      task.crashes++;
+      this.finishTask(slot);
+      this.remove(slot);
+      this.queue.unshift(task);
+      if (!this.closed) this.dispatch();
+      return;
+    }
+    this.fail(slot, new ParseBudgetError('crash', `The parser crashed on this file twice (${how}); it cannot be read`));
+  }
+
+  private remove(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+  }
+
+  /** Ends the slot's process and fails its task (budget, timeout, crash, cancellation). */
+  private fail(slot: Slot, error: Error): void {
+    if (!this.slots.includes(slot)) return; // already removed
+    this.remove(slot);
+    const task = this.finishTask(slot);
+    slot.child.kill('SIGKILL');
     task?.reject(error);
     if (!this.closed) this.dispatch();
+  }
+
+  /** Resolves once a process of the pool has started (one is started if none is running). */
+  async ready(): Promise<void> {
+    if (this.closed) return;
+    if (this.slots.length === 0) this.spawn();
+    const slots = [...this.slots];
+    // Kept referenced while waiting, or a process with nothing else to do would exit meanwhile.
+    for (const s of slots) {
+      s.child.ref();
+      s.child.channel?.ref();
+    }
+    try {
+      await Promise.race(slots.map((s) => s.ready));
+    } finally {
+      for (const s of slots) {
+        if (s.task !== null) continue;
+        s.child.unref();
+        s.child.channel?.unref();
+      }
+    }
   }
 
   async close(): Promise<void> {
@@ -156,17 +295,48 @@ class ParserPool {
     const closed = () => new ParserPoolClosedError('The parser pool was closed before the file was parsed');
     for (const task of this.queue.splice(0)) task.reject(closed());
     const slots = this.slots.splice(0);
-    for (const slot of slots) {
-      if (slot.timer) clearTimeout(slot.timer);
-      slot.task?.reject(closed());
-    }
-    // Idle workers are unref'd; ref them while terminating, or a process with nothing else to do
-    // would exit with this promise still pending.
-    await Promise.all(slots.map((s) => (s.worker.ref(), s.worker.terminate())));
+    for (const slot of slots) this.finishTask(slot)?.reject(closed());
+    await Promise.all(
+      slots.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
+            s.child.once('exit', () => resolve());
+            // Idle processes are unref'd; ref them while they end, or a process with nothing else
+            // to do would exit with this promise still pending.
+            s.child.ref();
+            s.child.kill('SIGKILL');
+          }),
+      ),
+    );
+  }
+}
+
+function memoryError(b: ParseBudgets): ParseBudgetError {
+  return new ParseBudgetError('memory', `Parsing the file needed more than ${b.memoryMb} MB of memory (memory limit, MINDPRINT_PARSE_MEMORY_MB)`);
+}
+
+/**
+ * Resident memory and CPU time of a process, from /proc (Linux). Elsewhere null: the V8 heap cap
+ * and the wall-clock timeout still hold, the RSS and CPU watchdog does not.
+ */
+function readUsage(pid: number | undefined): { rssBytes: number; cpuMs: number } | null {
+  if (pid === undefined || process.platform !== 'linux') return null;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const rss = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may contain spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { rssBytes: rss ? Number(rss[1]) * 1024 : 0, cpuMs: (ticks * 1000) / CLOCK_TICKS_PER_SECOND };
+  } catch {
+    return null; // the process is gone
   }
 }
 
 function rebuildError(e: SerializedError): Error {
+  if (e.name === 'ParseBudgetError') return new ParseBudgetError((e.limit ?? 'decoded') as ParseLimit, e.message);
   if (e.name === 'UnreadableTranscriptError') return new UnreadableTranscriptError(e.message);
   if (e.name === 'UnknownSpeakerError') return Object.assign(new UnknownSpeakerError('', e.labels ?? []), { message: e.message });
   const err: Error & { code?: string } = new Error(e.message);
@@ -180,56 +350,75 @@ function formatMs(ms: number): string {
   return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
+let poolOptions: PoolOptions = { size: POOL_SIZE, memoryMb: DEFAULT_PARSE_BUDGETS.memoryMb };
 let pool: ParserPool | null = null;
 /**
- * A separate one-thread pool for work a request waits on (reading speaker labels), so it never
+ * A separate one-process pool for work a request waits on (reading speaker labels), so it never
  * queues behind the jobs' parses and digests. Started on first use.
  */
 let requestPool: ParserPool | null = null;
 
 /**
- * Parses a file (of a kind returned by sniffFile) into a transcript, in a worker thread.
- * Rejects with UnreadableTranscriptError for files that can never be read; any other error
- * (ParseTimeoutError, ParserCrashedError, I/O errors) may succeed on a retry.
+ * Sets the number of parser processes of the job pool and the memory they start with
+ * (MINDPRINT_PARSER_PROCESSES, MINDPRINT_PARSE_MEMORY_MB). Takes effect for pools started later.
  */
-export function parseTranscriptFile(path: string, kind: FileKind, opts: ParseOptions = {}): Promise<Transcript> {
-  pool ??= new ParserPool(POOL_SIZE);
-  return pool.run<Transcript>('parse', path, kind, opts);
+export function configureParserPool(options: Partial<PoolOptions>): void {
+  poolOptions = { ...poolOptions, ...options };
+}
+
+function jobPool(): ParserPool {
+  pool ??= new ParserPool(poolOptions);
+  return pool;
+}
+
+/** Optional extras of a pooled parse: its cost, once it ends (logs, benchmarks). */
+export interface RunExtras {
+  onStats?: (stats: ParseStats) => void;
 }
 
 /**
- * Starts the pool's workers and loads the parsers and analysis models in each, so the first
+ * Parses a file (of a kind returned by sniffFile) into a transcript, in a parser process.
+ * Rejects with UnreadableTranscriptError (ParseBudgetError included) for files that can never be
+ * read within the budgets; any other error (ParseTimeoutError, ParserCrashedError, I/O errors)
+ * may succeed on a retry.
+ */
+export function parseTranscriptFile(path: string, kind: FileKind, opts: ParseOptions = {}, extras: RunExtras = {}): Promise<Transcript> {
+  return jobPool().run<Transcript>('parse', path, kind, opts, undefined, undefined, extras.onStats);
+}
+
+/**
+ * Starts the pool's processes and loads the parsers and analysis models in each, so the first
  * upload does not pay seconds of start-up (TypeScript loader, NLP model) on its clock.
  */
 export async function warmParserPool(): Promise<void> {
-  pool ??= new ParserPool(POOL_SIZE);
-  const p = pool;
-  await Promise.all(Array.from({ length: POOL_SIZE }, () => p.run<void>('warm', '', 'txt', {})));
+  const p = jobPool();
+  await Promise.all(Array.from({ length: p.options.size }, () => p.run<void>('warm', '', 'txt', {})));
 }
 
-/** Parses, attributes and analyses a file in a worker thread (see snapshots/digest.ts). */
-export function digestTranscriptFile(path: string, kind: FileKind, digest: DigestRequest, opts: ParseOptions = {}): Promise<Digest> {
-  pool ??= new ParserPool(POOL_SIZE);
-  return pool.run<Digest>('digest', path, kind, opts, digest);
+/** Parses, attributes and analyses a file in a parser process (see snapshots/digest.ts). */
+export function digestTranscriptFile(path: string, kind: FileKind, digest: DigestRequest, opts: ParseOptions = {}, extras: RunExtras = {}): Promise<Digest> {
+  return jobPool().run<Digest>('digest', path, kind, opts, digest, undefined, extras.onStats);
 }
 
 /**
  * The speaker labels of a file, in order of first appearance, for a request to check a `speaker`
- * field against. Runs on the request pool and gives up after `budgetMs` (queue wait included)
- * with a ParseTimeoutError, stopping the parse if it had started.
+ * field against. Runs on the request pool and gives up after `budgetMs` (queue wait included,
+ * the pool's one-time start-up not) with a ParseTimeoutError, stopping the parse if it had started.
  */
-export async function speakerLabels(path: string, kind: FileKind, budgetMs: number = LABEL_SCAN_BUDGET_MS): Promise<string[]> {
-  requestPool ??= new ParserPool(1);
+export async function speakerLabels(path: string, kind: FileKind, budgetMs: number = LABEL_SCAN_BUDGET_MS, opts: ParseOptions = {}): Promise<string[]> {
+  requestPool ??= new ParserPool({ size: 1, memoryMb: poolOptions.memoryMb });
+  // Starting the process (once) is no cost of this file: the budget starts when it can parse.
+  await requestPool.ready();
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new ParseTimeoutError(`Reading the speaker labels took longer than ${formatMs(budgetMs)}`)), budgetMs);
   try {
-    return await requestPool.run<string[]>('labels', path, kind, { timeoutMs: budgetMs }, undefined, controller.signal);
+    return await requestPool.run<string[]>('labels', path, kind, { ...opts, timeoutMs: budgetMs }, undefined, controller.signal);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Terminates the parser workers (shutdown, tests). A later parse starts a fresh pool. */
+/** Ends the parser processes (shutdown, tests). A later parse starts a fresh pool. */
 export async function closeParserPool(): Promise<void> {
   const pools = [pool, requestPool];
   pool = null;

@@ -5,6 +5,8 @@ import type { QueueDefinition } from './queue.ts';
 export const QUEUE = {
   processSnapshot: 'snapshot-process',
   runSimulation: 'simulation-run',
+  /** The semantic index of a snapshot (src/memory/indexer.ts): embedding its turns after it completes, or again after a change of embedder. */
+  embedSnapshot: 'snapshot-embed',
 } as const;
 
 export function queueDefinitions(config: Config): QueueDefinition[] {
@@ -12,5 +14,7 @@ export function queueDefinitions(config: Config): QueueDefinition[] {
     // Parsing and analysis are deterministic: a few retries cover a lost worker or a database blip.
     { name: QUEUE.processSnapshot, retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: config.jobExpireSeconds },
     { name: QUEUE.runSimulation, retryLimit: 2, retryDelaySeconds: 2, expireInSeconds: config.jobExpireSeconds },
+    // An embedding provider can be down for a while: more retries, with backoff from 5 s.
+    { name: QUEUE.embedSnapshot, retryLimit: 5, retryDelaySeconds: 5, expireInSeconds: config.jobExpireSeconds },
   ];
 }

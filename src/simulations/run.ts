@@ -18,7 +18,7 @@ import { LlmEngineError } from '../simulation/llm/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../simulation/types.ts';
 import { VERSION } from '../version.ts';
 import type { EngineRegistry } from './engines.ts';
-import { loadMindScope, retrieveMemory, type MindScope, type PersonaCache } from './retrieval.ts';
+import { loadMindScope, recall, retrieveMemory, type Memory, type MindScope, type PersonaCache } from '../memory/index.ts';
 import type { SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';
 
@@ -27,6 +27,8 @@ export interface RunServices {
   queue: JobQueue;
   engines: EngineRegistry;
   personas: PersonaCache;
+  /** Semantic memory (embedder, vector search); without it retrieval is full text only. */
+  memory?: Memory;
   config: Config;
   log?: { error(obj: object, msg: string): void };
 }
@@ -89,7 +91,7 @@ export async function prepareRun(s: RunServices, caller: Caller, body: SimulateB
   // A conversation keeps its model unless the request names one.
   const engine = body.selectedSimulationModel !== undefined || !conversation ? s.engines.select(body.selectedSimulationModel) : s.engines.forStored(conversation.model);
   const asOf = conversation ? conversation.asOfSnapshotId : (body.snapshotId ?? null);
-  const loaded = await loadMindScope(s.db, caller.organizationId, body.mindId, asOf);
+  const loaded = await loadMindScope(s.db, caller.organizationId, body.mindId, asOf, s.memory?.embedder.id ?? null);
   if (!loaded) throw notFound('Mind');
   if (loaded.asOfProblem === 'not_found') {
     if (conversation) throw invalid(`The snapshot this conversation answers as of (${asOf}) no longer exists; start a new conversation`, { field: 'body.conversationId' });
@@ -319,13 +321,27 @@ export async function executeRun(
  * speakers' names. The one path every caller takes — POST /simulate, background jobs and the
  * fidelity benchmark — so what is measured is what is served.
  */
-export async function engineInput(s: Pick<RunServices, 'db' | 'personas'>, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
+export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memory' | 'log'>, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
   const history = simulationId ? await historyBefore(s.db, simulationId, userSeq) : [];
   const terms = extractSearchTerms(message, history);
   const options = { citedTurnIds: citedTurnIds(history), openings: socialIntent(message, scope.mindName.split(/\s+/)) !== null };
-  const [found, material] = await Promise.all([retrieveMemory(s.db, scope, terms, options), s.personas.material(s.db, scope)]);
-  const memory = engine.engine === 'llm' ? rankForLlm(found, message, history) : found;
-  return { mindName: scope.mindName, message, history, memory, persona: material.persona, otherSpeakers: material.otherSpeakers };
+  // Hybrid retrieval (src/memory): full text, and vector similarity to what the person said and to
+  // what they were asked, fused; a follow-up widens the query with the previous exchange.
+  const retrieved = s.memory
+    ? recall(s.memory, scope, message, history, terms, { ...options, onEmbedderError: (err) => s.log?.error({ err, mindId: scope.mindId }, 'embedding the message failed; answering from full-text search') })
+    : retrieveMemory(s.db, scope, terms, options).then((memory) => ({ memory, messageEmbedding: null }));
+  const [found, material] = await Promise.all([retrieved, s.personas.material(s.db, scope)]);
+  const memory = engine.engine === 'llm' ? rankForLlm(found.memory, message, history) : found.memory;
+  return {
+    mindName: scope.mindName,
+    message,
+    history,
+    memory,
+    persona: material.persona,
+    otherSpeakers: material.otherSpeakers,
+    messageEmbedding: found.messageEmbedding,
+    ...(s.memory ? { embedder: s.memory.embedder } : {}),
+  };
 }
 
 /** A failed run as the HTTP error of a synchronous POST /simulate. */
@@ -363,7 +379,7 @@ export async function runSimulationJob(s: RunServices, data: SimulationJob, job:
   if (!row.text) return fail({ code: 'internal', message: 'The question of this simulation message is missing' });
   await s.db.update(messages).set({ startedAt: new Date(), updatedAt: new Date() }).where(sql`${messages.id} = ${row.id} and ${messages.status} = 'pending'`);
 
-  const loaded = await loadMindScope(s.db, data.organizationId, row.mind_id, row.as_of_snapshot_id);
+  const loaded = await loadMindScope(s.db, data.organizationId, row.mind_id, row.as_of_snapshot_id, s.memory?.embedder.id ?? null);
   if (!loaded) return; // the mind is gone, and its simulations with it
   if (loaded.asOfProblem || loaded.scope.snapshotCount === 0) {
     return fail({ code: 'no_memory', message: 'The mind no longer has a completed, linked snapshot to answer from' });

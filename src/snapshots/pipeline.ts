@@ -12,10 +12,12 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../db/schema.ts';
-import { digestTranscriptFile, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../ingest/index.ts';
+import { digestTranscriptFile, ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseStats } from '../ingest/index.ts';
 import type { FileKind } from '../ingest/types.ts';
 import { jobLogger, type JobLogger } from '../jobs/log.ts';
+import { memoryFor, queueEmbedding } from '../memory/index.ts';
 import type { JobContext } from '../jobs/queue.ts';
+import { QUEUE } from '../jobs/queues.ts';
 import { describeTransient, transientKind } from '../jobs/transient.ts';
 import { ArtifactNotFoundError } from '../storage/index.ts';
 import type { Digest } from './digest.ts';
@@ -42,12 +44,14 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
 
   const started = performance.now();
   let digest: Digest;
+  let parse: ParseStats | undefined;
   try {
+    // Within the parse budgets (MINDPRINT_PARSE_*): past one, a ParseBudgetError fails the snapshot at once.
     digest = await ctx.store.withLocalFile(row.storageKey, (file) =>
-      digestTranscriptFile(file, row.kind as FileKind, { mindName: row.mindName, requestedSpeaker: row.snapshot.requestedSpeaker }),
+      digestTranscriptFile(file, row.kind as FileKind, { mindName: row.mindName, requestedSpeaker: row.snapshot.requestedSpeaker }, { budgets: ctx.config.parseBudgets }, { onStats: (s) => (parse = s) }),
     );
   } catch (err) {
-    return onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript');
+    return onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript', parse);
   }
 
   const digested = performance.now();
@@ -60,8 +64,9 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
   if (!stored) return finishedElsewhere();
   ctx.mindCache?.invalidate(row.snapshot.organizationId);
   ctx.database.noteBulkWrite();
+  ctx.queue.wake(QUEUE.embedSnapshot);
   const ms = (x: number) => Math.round(x);
-  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested) }, 'snapshot processed');
+  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
 }
 
 /** What to do about an error of one attempt. */
@@ -73,9 +78,12 @@ export type FailureDecision =
 
 /**
  * Sorts an error into "fail now" and "retry": input that can never be read and bugs fail at once
- * (a bug fails the same way every time); a crashed parser, a shutdown and storage or database
- * trouble are retried with backoff; a parse that ran out of time is retried once, since a busy
- * machine can cause it but a file that spins twice will spin again.
+ * (a bug fails the same way every time), and so does a file over a parse budget (memory, CPU
+ * time, decoded bytes, pages, streams) or one its parser crashed on twice (ParseBudgetError, an
+ * UnreadableTranscriptError): the same bytes cost the same again. A parser killed from outside,
+ * a shutdown and storage or database trouble are retried with backoff; a parse past its
+ * wall-clock bound is retried once, since a busy machine can cause it (its CPU time was within
+ * budget) but a file that runs out of time twice will again.
  */
 export function decideFailure(err: unknown, job: Pick<JobContext, 'retryCount'>, step: string, reference: string): FailureDecision {
   if (err instanceof UnreadableTranscriptError || err instanceof UnknownSpeakerError) return { action: 'fail', reason: err.message, internal: false };
@@ -91,12 +99,13 @@ export function decideFailure(err: unknown, job: Pick<JobContext, 'retryCount'>,
   return { action: 'fail', reason: `Processing failed: an internal error occurred while ${step} (reference ${reference})`, internal: true };
 }
 
-async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string): Promise<void> {
+async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string, parse?: ParseStats): Promise<void> {
   const reference = randomBytes(4).toString('hex');
   const decision = decideFailure(err, job, step, reference);
-  const fields = { reference, snapshotId, jobId: job.id, attempt: job.retryCount + 1, err };
+  const fields = { reference, snapshotId, jobId: job.id, attempt: job.retryCount + 1, err, parse };
   if (decision.action === 'fail') {
     if (decision.internal) log.error(fields, `snapshot processing failed: internal error while ${step}`);
+    else if (err instanceof ParseBudgetError) log.warn(fields, `snapshot failed: the file is over a parse budget (${err.limit})`);
     await fail(ctx, snapshotId, decision.reason);
     return;
   }
@@ -179,6 +188,8 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
         updatedAt: new Date(),
       })
       .where(eq(snapshots.id, snapshot.id));
+    // The semantic index follows in a job of its own: `completed` does not wait for embeddings.
+    await queueEmbedding(tx, ctx.queue, snapshot.id, memoryFor(ctx).embedder.id);
     return true;
   });
 }

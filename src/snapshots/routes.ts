@@ -10,9 +10,37 @@ import { mindProfile } from './profile.ts';
 import { CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject } from './schemas.ts';
 import * as service from './service.ts';
 import { listSpeakers, setSpeaker } from './speakers.ts';
-import { spoolToTempFile } from './spool.ts';
+import { assertHasContent, spoolToTempFile } from './spool.ts';
 
 const FORM_FIELDS = new Set(['artifactId', 'mindsetDate', 'digitalTwinId', 'speaker']);
+
+/** The boundary= of a multipart Content-Type, for messages (at most the 70 characters RFC 2046 allows). */
+function boundaryOf(req: FastifyRequest): string | null {
+  const m = /;\s*boundary=("?)([^";]*)\1/i.exec(String(req.headers['content-type'] ?? ''));
+  return m ? m[2]!.slice(0, 70) : null;
+}
+
+/**
+ * What is wrong with a malformed multipart body, from the error the multipart parser (busboy)
+ * raised: it raises plain Errors, which would otherwise be 500s. Null for any other error.
+ */
+function malformedMultipart(err: unknown, req: FastifyRequest): AppError | null {
+  if (err instanceof AppError || !(err instanceof Error) || (err as { statusCode?: number }).statusCode !== undefined) return null;
+  const message = err.message;
+  if (/boundary not found/i.test(message)) {
+    return new AppError('VALIDATION_FAILED', 'The multipart/form-data Content-Type has no boundary= parameter: send "Content-Type: multipart/form-data; boundary=…" with the boundary that delimits the parts', { field: 'content-type' });
+  }
+  if (/unexpected end of (multipart )?data|part terminated early/i.test(message)) {
+    const boundary = boundaryOf(req);
+    return new AppError(
+      'VALIDATION_FAILED',
+      `The multipart body ended before its closing boundary: it is truncated, or its parts are not delimited by the Content-Type's boundary${boundary ? ` ("--${boundary}")` : ''}`,
+      { field: 'body' },
+    );
+  }
+  if (/malformed|header|multipart/i.test(message)) return new AppError('VALIDATION_FAILED', `The multipart body is malformed: ${message}`, { field: 'body' });
+  return null;
+}
 
 /** Reads the multipart form: the file is spooled to a temp file (size-limited), fields collected. */
 async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.SnapshotForm> {
@@ -20,11 +48,16 @@ async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.S
   const form: service.SnapshotForm = { file: null, fields: {} };
   try {
     for await (const part of req.parts()) {
+      // A part whose Content-Disposition has no name="…" (busboy reports the name as undefined).
+      if (typeof part.fieldname !== 'string' || part.fieldname === '' || part.fieldname === 'undefined') {
+        throw new AppError('VALIDATION_FAILED', 'A multipart part has no name: every part needs "Content-Disposition: form-data; name=…" (the transcript goes in "file")', { field: 'body' });
+      }
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
         // A second file part never gets here: the `files: 1` limit refuses it (400, src/http/errors.ts).
         const spooled = await spoolToTempFile(part.file, service.tmpDir(ctx), ctx.config.maxUploadBytes);
         form.file = { ...spooled, fileName: part.filename || 'transcript' };
+        assertHasContent(spooled);
       } else {
         if (!FORM_FIELDS.has(part.fieldname)) throw new AppError('VALIDATION_FAILED', `Unknown field "${part.fieldname}"`, { field: part.fieldname });
         form.fields[part.fieldname] = String(part.value);
@@ -32,7 +65,7 @@ async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.S
     }
   } catch (err) {
     await form.file?.remove();
-    throw err;
+    throw malformedMultipart(err, req) ?? err;
   }
   return form;
 }

@@ -20,7 +20,7 @@ import { assertMindExists, getDefaultTwinId } from '../minds/service.ts';
 import { InvalidUploadTokenError, PayloadTooLargeError, verifyUploadToken } from '../storage/index.ts';
 import { CONTENT_TYPE, isAutoCaptionFile, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 import type { Snapshot } from './schemas.ts';
-import { spoolToTempFile, type SpooledFile } from './spool.ts';
+import { assertHasContent, spoolToTempFile, type SpooledFile } from './spool.ts';
 import { isUuid, UUID_PATTERN } from '../uuid.ts';
 
 type SnapshotRow = typeof snapshots.$inferSelect;
@@ -288,7 +288,7 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
         .values({ organizationId: caller.organizationId, mindId, digitalTwinId, artifactId, mindsetDate, requestedSpeaker })
         .returning({ id: snapshots.id });
       // Same transaction: the snapshot and its job exist together or not at all.
-      await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: row!.id });
+      await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: row!.id }, { owner: caller.organizationId });
       return row!.id;
     });
   } catch (err) {
@@ -553,6 +553,7 @@ export async function receiveSignedUpload(ctx: AppContext, token: string, conten
   let spooled: SpooledFile | null = null;
   try {
     spooled = await spoolToTempFile(body, tmpDir(ctx), claims.maxBytes);
+    assertHasContent(spooled, 'body');
     const { kind, autoCaptions } = await sniffUpload(spooled.path);
     const stored = await ctx.store.putFile(claims.key, spooled.path, { contentType: CONTENT_TYPE[kind] });
     const [updated] = await ctx.db

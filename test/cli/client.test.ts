@@ -208,13 +208,28 @@ test('a bad key, a missing setting and an unreachable service exit 1 with a clea
   for (const args of [['ask', '--mind', MIND, 'Hello?'], ['upload', '--mind', MIND, 'river.vtt']]) {
     const r = await cli(args, { MINDPRINT_API_KEY: badKey });
     assert.equal(r.code, 1, args[0]);
-    assert.match(r.stderr, /^mindprint: 401 AUTH_FAILED: Invalid API key \(check MINDPRINT_API_KEY\)$/m, r.stderr);
+    assert.match(r.stderr, /^mindprint: 401 AUTH_FAILED: Invalid API key \(check --key or MINDPRINT_API_KEY\)$/m, r.stderr);
     assert.equal(r.stdout, '');
   }
-  const unset = await cli(['ask', '--mind', MIND, 'Hello?'], { MINDPRINT_URL: '' });
+  const unset = await cli(['ask', '--mind', MIND, 'Hello?'], { MINDPRINT_API_KEY: '' });
   assert.equal(unset.code, 1);
-  assert.match(unset.stderr, /MINDPRINT_URL is not set/);
+  assert.match(unset.stderr, /MINDPRINT_API_KEY is not set \(or pass --key/);
   const down = await cli(['ask', '--mind', MIND, 'Hello?'], { MINDPRINT_URL: 'http://127.0.0.1:9' });
   assert.equal(down.code, 1);
   assert.match(down.stderr, /could not reach Mindprint at http:\/\/127\.0\.0\.1:9\/api\/svc/);
+  // Without MINDPRINT_URL the default service is http://127.0.0.1:3000; the message names it.
+  const bad = await cli(['ask', '--mind', MIND, '--url', 'ftp://example.org', 'Hello?'], { MINDPRINT_URL: '' });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /--url or MINDPRINT_URL\) must be an http\(s\) URL, got "ftp:\/\/example\.org"/);
+});
+
+test('--url and --key take precedence over MINDPRINT_URL and MINDPRINT_API_KEY', async () => {
+  const wrong = { MINDPRINT_URL: 'http://127.0.0.1:9', MINDPRINT_API_KEY: `mp_${'A'.repeat(43)}` };
+  const r = await cli(['ask', '--mind', MIND, '--url', s.url, '--key', s.key, '--no-stream', 'What do you care about most?'], wrong);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^conversationId: /m);
+  // Only --key: the URL still comes from the environment.
+  const keyOnly = await cli(['upload', '--mind', MIND, '--key', s.key, 'river.vtt'], { MINDPRINT_URL: 'http://127.0.0.1:9' });
+  assert.equal(keyOnly.code, 1);
+  assert.match(keyOnly.stderr, /could not reach Mindprint at http:\/\/127\.0\.0\.1:9\/api\/svc/);
 });

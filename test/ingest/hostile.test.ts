@@ -35,7 +35,7 @@ test('a DOCX zip bomb announced in the central directory is refused before anyth
   const bomb = writeRawZip([...docxParts, { name: 'word/document.xml', stored: randomBytes(4096), method: 8, declaredUncompressedSize: 3_000_000_000 }]);
   const path = tmp.file('bomb-declared.docx', bomb);
   assert.equal(await sniffFile(path), 'docx');
-  await rejectsUnreadable(parseTranscriptFile(path, 'docx'), /^The DOCX expands to more than 50 MB \(zip bomb protection\)$/);
+  await rejectsUnreadable(parseTranscriptFile(path, 'docx'), /^The DOCX expands to more than 100 MB \(zip bomb protection; decompression limit, MINDPRINT_PARSE_MAX_DECODED_MB\)$/);
 });
 
 test('a DOCX entry with an impossible compression ratio is refused before inflating', async () => {
@@ -46,7 +46,7 @@ test('a DOCX entry with an impossible compression ratio is refused before inflat
 });
 
 test('a DOCX refused for its compression ratio is not said to exceed the size limit it is under', async () => {
-  // 28 MB at 600:1, in a part other than document.xml: well under the 50 MB limit.
+  // 28 MB at 600:1, in a part other than document.xml: well under the 100 MB limit.
   const part = { name: 'word/media/image1.png', stored: randomBytes(Math.round((28 * 1024 * 1024) / 600)), method: 8 as const, declaredUncompressedSize: 28 * 1024 * 1024 };
   const bomb = writeRawZip([...docxParts, storedEntry('word/document.xml', documentXml(['Ann: hello.'])), part]);
   await rejectsUnreadable(parseTranscriptFile(tmp.file('bomb-ratio-28mb.docx', bomb), 'docx'), /^The DOCX has a part compressed 600:1, far beyond any real document \(zip bomb protection\)$/);
@@ -57,7 +57,7 @@ test('a DOCX whose headers lie about its size is stopped while inflating, at the
   const deflated = deflateRawSync(xml);
   assert.ok(xml.length > 4 * 1024 * 1024, 'the real content is several MB');
   const liar = writeRawZip([...docxParts, { name: 'word/document.xml', stored: deflated, method: 8, declaredUncompressedSize: 10_000 }]);
-  await rejectsUnreadable(parseTranscriptFile(tmp.file('bomb-liar.docx', liar), 'docx', { maxDocxUncompressedBytes: 1024 * 1024 }), /^The DOCX expands to more than 1 MB \(zip bomb protection\)$/);
+  await rejectsUnreadable(parseTranscriptFile(tmp.file('bomb-liar.docx', liar), 'docx', { maxDocxUncompressedBytes: 1024 * 1024 }), /^The DOCX expands to more than 1 MB \(zip bomb protection; decompression limit, MINDPRINT_PARSE_MAX_DECODED_MB\)$/);
   // The same file within a generous limit is an ordinary (if repetitive) document.
   const ok = await parseTranscriptFile(tmp.file('bomb-liar-2.docx', liar), 'docx', { maxDocxUncompressedBytes: 20 * 1024 * 1024 });
   // One speaker's 1.2 M words: Ann's, in parts of at most ~400 words.
@@ -80,7 +80,7 @@ test('a truncated PDF is unreadable; so is a PDF over the page limit', async () 
   const truncated = tmp.file('truncated.pdf', full.subarray(0, Math.floor(full.length / 2)));
   assert.equal(await sniffFile(truncated), 'pdf');
   await rejectsUnreadable(parseTranscriptFile(truncated, 'pdf'), /^The PDF is damaged or truncated$/);
-  await rejectsUnreadable(parseTranscriptFile(fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'), 'pdf', { maxPdfPages: 20 }), /^The PDF has more than 20 pages$/);
+  await rejectsUnreadable(parseTranscriptFile(fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'), 'pdf', { maxPdfPages: 20 }), /^The PDF has more than 20 pages \(page limit of the parser\)$/);
 });
 
 test('documents with no text are unreadable', async () => {
@@ -139,7 +139,7 @@ test('WebVTT edge files: voices, regions, NULs and the spec example read as expe
   await assert.rejects(parse('generated/regions/bad-region.vtt'), UnreadableTranscriptError);
 });
 
-test('a parse that runs past its timeout is stopped, its worker replaced, and the pool keeps working', async () => {
+test('a parse that runs past its timeout is stopped, its process replaced, and the pool keeps working', async () => {
   const small = tmp.file('small.txt', 'Ann: Hello.\nBen: Hi.\nAnn: Shall we?\n');
   await parseTranscriptFile(small, 'txt'); // workers are up and warm
   const bigPdf = fixturePath('documents/pdf/scotus-17-1618_2a34.pdf'); // 80 pages: far more than 20 ms of work

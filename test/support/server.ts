@@ -5,7 +5,8 @@
  * test process, since creating a PGlite database takes seconds.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createThrowawayDatabase } from './pg.ts';
@@ -16,14 +17,40 @@ import { serve, type RunningServer, type ServeOptions } from '../../src/server.t
 
 let template: Promise<Blob> | null = null;
 
+/**
+ * What the template depends on: the migrations, the database client (extensions) and the PGlite
+ * build. Any change gives another key, so a stale template is never loaded.
+ */
+async function templateKey(): Promise<string> {
+  const root = new URL('../../', import.meta.url);
+  const hash = createHash('sha256');
+  const drizzleDir = new URL('drizzle/', root);
+  for (const f of (await readdir(drizzleDir)).filter((f) => f.endsWith('.sql')).sort()) hash.update(f).update(await readFile(new URL(f, drizzleDir)));
+  hash.update(await readFile(new URL('drizzle/meta/_journal.json', root)));
+  hash.update(await readFile(new URL('src/db/client.ts', root)));
+  hash.update(await readFile(new URL('node_modules/@electric-sql/pglite/package.json', root)).catch(() => Buffer.from('?')));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * A migrated PGlite database as a dump. Creating one takes seconds and every test file is its own
+ * process, so the dump is also kept in the temp directory under a key of what it depends on and
+ * reused by the next test process (written to a temp name, then renamed: readers never see half).
+ */
 async function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
+    const cached = path.join(os.tmpdir(), `mindprint-pglite-template-${await templateKey()}.tar`);
+    const hit = await readFile(cached).catch(() => null);
+    if (hit) return new Blob([hit]);
     const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-template-'));
     const database = await openDatabase({ databaseUrl: null, dataDir: dir });
     await migrate(database);
     const dump = await ((database.db as any).$client as { dumpDataDir(c?: string): Promise<Blob> }).dumpDataDir('none');
     await database.close();
     await rm(dir, { recursive: true, force: true });
+    const partial = `${cached}.${process.pid}.partial`;
+    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+    await rename(partial, cached);
     return dump;
   })();
   return template;
@@ -65,6 +92,10 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Te
     HOST: '127.0.0.1',
     MINDPRINT_DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // Suites make thousands of requests with one key and send wrong keys on purpose: the rate
+    // limits' defaults would get in the way (test/api/rate-limit.test.ts sets its own).
+    MINDPRINT_RATE_LIMIT_PER_MINUTE: '100000000',
+    MINDPRINT_AUTH_FAILURES_PER_MINUTE: '100000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...(opts.replicaOf ? { MINDPRINT_BOOTSTRAP_KEY: opts.replicaOf.key } : {}),
     ...env,

@@ -1,62 +1,49 @@
 /**
- * A server-sent events parser (the WHATWG "event stream interpretation"): lines end in CRLF, LF
- * or CR; `:` starts a comment; `data:` lines of one event are joined with LF; a blank line
- * dispatches the event; one space after the colon is dropped; a leading BOM is ignored; an
- * event left without its blank line when the stream ends is discarded.
+ * Server-sent events from a fetch body, as an async iterator. The parsing is eventsource-parser's
+ * (the WHATWG event-stream rules: CRLF, LF or CR line ends, comments, multi-line data, a line or a
+ * CRLF split across chunks); this adds the decoding, the iteration, a cap on what one event may
+ * buffer, and cancelling the body when the consumer stops.
  */
+import { createParser, type ParseError } from 'eventsource-parser';
+
 export interface SseMessage {
   /** `message` when the event named none. */
   event: string;
   data: string;
+  /** The event's own `id:` field, when it had one. */
   id?: string;
 }
 
+/** What one event (its unterminated lines and data) may buffer before the stream is refused: 64 MiB of text. */
+export const MAX_EVENT_CHARS = 64 * 1024 * 1024;
+
+/**
+ * Yields each complete event of `body` (an event left without its blank line when the stream
+ * ends is discarded, as the standard says); events without data are skipped. Leaving the loop
+ * early, or `signal` aborting, cancels the body.
+ */
 export async function* parseEventStream(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
+  // Decoding as a stream keeps a character split across chunks whole; the UTF-8 BOM is dropped.
   const decoder = new TextDecoder();
-  let buffer = '';
-  let first = true;
-  let event = '';
-  let data: string[] = [];
-  let id: string | undefined;
-  // A CR at the end of a chunk may be the first half of a CRLF split across chunks.
-  let pendingCr = false;
+  const ready: SseMessage[] = [];
+  let failure: ParseError | undefined;
+  const parser = createParser({
+    maxBufferSize: MAX_EVENT_CHARS,
+    onEvent: (m) => ready.push({ event: m.event ?? 'message', data: m.data, ...(m.id !== undefined ? { id: m.id } : {}) }),
+    // Unknown fields and bad `retry` values are ignored, as a browser does; only the size cap stops the stream.
+    onError: (err) => {
+      if (err.type === 'max-buffer-size-exceeded') failure = err;
+    },
+  });
   try {
     for (;;) {
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
       const { value, done } = await reader.read();
       if (done) return;
-      let chunk = decoder.decode(value, { stream: true });
-      if (first && chunk.length) {
-        if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
-        first = false;
-      }
-      if (pendingCr && chunk.startsWith('\n')) chunk = chunk.slice(1);
-      pendingCr = false;
-      buffer += chunk;
-      for (;;) {
-        const m = /\r\n|\r|\n/.exec(buffer);
-        if (!m) break;
-        // A lone CR at the very end could still become CRLF with the next chunk.
-        if (m[0] === '\r' && m.index === buffer.length - 1) pendingCr = true;
-        const line = buffer.slice(0, m.index);
-        buffer = buffer.slice(m.index + m[0].length);
-        if (line === '') {
-          if (data.length) yield { event: event || 'message', data: data.join('\n'), ...(id !== undefined ? { id } : {}) };
-          event = '';
-          data = [];
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        let val = colon < 0 ? '' : line.slice(colon + 1);
-        if (val.startsWith(' ')) val = val.slice(1);
-        if (field === 'event') event = val;
-        else if (field === 'data') data.push(val);
-        else if (field === 'id' && !val.includes('\0')) id = val;
-        // `retry` and unknown fields mean nothing to a one-shot stream.
-      }
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (failure) throw new Error(`The event stream sent an event over ${MAX_EVENT_CHARS} characters`, { cause: failure });
+      while (ready.length) yield ready.shift()!;
     }
   } finally {
     await reader.cancel().catch(() => {});

@@ -25,7 +25,7 @@ test('events split anywhere, with any line ending, parse the same', async () => 
     { event: 'start', data: '{"a":1}' },
     { event: 'delta', data: ' two spaces' },
     { event: 'message', data: 'line one\nline two', id: '7' },
-    { event: 'done', data: '{}', id: '7' },
+    { event: 'done', data: '{}' },
   ];
   assert.deepEqual(await collect([text]), expected);
   // Every split point, including between CR and LF and inside the BOM's UTF-8 bytes.

@@ -1,0 +1,35 @@
+/**
+ * Sentence vectors for the analysis: the offline GloVe-SIF embedder's model (src/embeddings),
+ * read synchronously once per process (≈ 0.25 s; analysis is synchronous and runs in the ingest
+ * worker, which keeps it). Topics use it to group passages by meaning and to pick the phrase that
+ * best represents a topic. Always the offline model, whatever embedder the service is configured
+ * with: an analysis must not depend on a network service, and the same file gives the same result.
+ */
+import { readFileSync } from 'node:fs';
+import { decodeGloveFile } from '../embeddings/glove-file.ts';
+import { GLOVE_MODEL_URL, GloveModel } from '../embeddings/glove-sif.ts';
+
+let model: GloveModel | null = null;
+
+/** The GloVe-SIF model, loaded on first use. */
+export function analysisVectors(): GloveModel {
+  model ??= new GloveModel(decodeGloveFile(readFileSync(GLOVE_MODEL_URL)));
+  return model;
+}
+
+/** Dot product of two unit vectors: their cosine (0 when either is the zero vector). */
+export function cosineOf(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** The unit mean of vectors (zero when there are none). */
+export function meanVector(vectors: readonly Float32Array[], dimensions: number): Float32Array {
+  const c = new Float32Array(dimensions);
+  for (const v of vectors) for (let i = 0; i < dimensions; i++) c[i]! += v[i]!;
+  let s = 0;
+  for (let i = 0; i < dimensions; i++) s += c[i]! * c[i]!;
+  if (s > 0) for (let i = 0; i < dimensions; i++) c[i]! /= Math.sqrt(s);
+  return c;
+}

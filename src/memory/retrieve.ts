@@ -1,0 +1,262 @@
+/**
+ * Hybrid retrieval: the candidate memory for a message is the union of three rankings of the
+ * mind's own turns in scope, fused with reciprocal rank fusion (Cormack, Clarke & Büttcher 2009):
+ *
+ *  - lexical: full-text search over what the person said (weight A) and the question it
+ *    answered (B), ts_rank order — as before semantic memory, at most MAX_CANDIDATES;
+ *  - semantic: vector similarity of the message to each turn's text (SEMANTIC_CANDIDATES);
+ *  - question: vector similarity of the message to the question each turn answered — the
+ *    person's answer to the question most like this one (SEMANTIC_CANDIDATES).
+ *
+ * The vector rankings run in the database with pgvector where it exists, and over the cached,
+ * quantized in-process index otherwise; either way the candidates' rows come back in one
+ * statement, with their vectors, so engines and the reranker get every score
+ * (MemoryTurn.retrieval) and the embeddings themselves.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Db } from '../db/client.ts';
+import type { MemoryTurn } from '../simulation/types.ts';
+import { isUuid } from '../uuid.ts';
+import { inScope, toDate, type MindScope } from './scope.ts';
+import { decodeVector, vectorLiteral } from './vectors.ts';
+import type { VectorIndex } from './vector-index.ts';
+
+/** At most this many turns come from full-text search: enough for BM25 to rank, few enough to stay fast. */
+export const MAX_CANDIDATES = 300;
+/** Turns from each vector ranking (text, question). */
+export const SEMANTIC_CANDIDATES = 60;
+/** When nothing matches, the engine still gets the person's latest turns to say so in their voice. */
+export const FALLBACK_TURNS = 40;
+/** Reciprocal rank fusion's constant: 1 / (k + rank) per ranking. */
+export const RRF_K = 60;
+
+/**
+ * Only letters and digits reach to_tsquery, joined with `|`: no operator or quote in a user's
+ * message can change the query's meaning or make it fail to parse.
+ */
+export function tsQueryText(terms: readonly string[]): string {
+  const word = (t: string) => t.normalize('NFKC').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  const ok = (w: string) => w.length >= 2 && w.length <= 64;
+  const clean = terms.map((t) => {
+    // Two words separated by a space are a phrase: "health care" is `(health <-> care)`.
+    const parts = t.trim().split(/\s+/).map(word);
+    if (parts.length === 2 && parts.every(ok)) return `(${parts[0]} <-> ${parts[1]})`;
+    const w = word(t);
+    return ok(w) ? w : '';
+  });
+  return [...new Set(clean.filter(Boolean))].join(' | ');
+}
+
+export interface SemanticQuery {
+  /** The embedder's id: only vectors of this space are compared. */
+  embedder: string;
+  /** Unit query vector (the message, widened by the conversation for a follow-up). */
+  vector: Float32Array;
+  /** pgvector in the database, or the scope's in-process index. */
+  search: { kind: 'pgvector' } | { kind: 'process'; index: VectorIndex };
+  /** Per vector ranking (default SEMANTIC_CANDIDATES). */
+  limit?: number;
+}
+
+export interface RetrieveOptions {
+  /**
+   * Turns an earlier answer of the conversation quoted: fetched whatever the terms, so a
+   * follow-up can go on from what was said (at most MAX_CITED_TURNS).
+   */
+  citedTurnIds?: readonly string[];
+  /** Also the person's turns around the cited ones (NEIGHBOURS before and after, same transcript): a follow-up goes on from there. */
+  neighbours?: boolean;
+  /** Add the opening turns of each conversation, where people introduce themselves (a greeting, "who are you?"). */
+  openings?: boolean;
+  /** Vector rankings beside the full-text one; without it, full text only. */
+  semantic?: SemanticQuery | null;
+}
+
+/** How people say who they are (PostgreSQL regular expression, case-insensitive). */
+const SELF_DESCRIPTION = "\\m(i['\u2019]m (a|an|the)|i am (a|an|the)|i['\u2019]ve (been|spent)|i have (been|spent)|my name is|my (job|work|career|company|background|role|profession))\\M";
+
+/** At most this many quoted turns are fetched back for a follow-up. */
+export const MAX_CITED_TURNS = 20;
+/** The person's turns before and after a cited one (in its transcript) that come along for a follow-up, each way. */
+export const NEIGHBOURS = 2;
+/** Opening turns: the mind's turns among the first OPENING_SEQ of a transcript, at most OPENING_TURNS in all. */
+export const OPENING_SEQ = 30;
+export const OPENING_TURNS = 60;
+
+interface TurnRow {
+  id: string;
+  snapshot_id: string;
+  text: string;
+  context: string | null;
+  start_ms: number | null;
+  seq: number;
+  mindset_date: string | Date;
+  unlabelled: boolean;
+  reply_words: number | null;
+  lrk: number | string | null;
+  srk: number | string | null;
+  qrk: number | string | null;
+  embedding: Uint8Array | string | null;
+  context_embedding: Uint8Array | string | null;
+}
+
+/** `{a,b,c}`: a PostgreSQL array literal of values that need no quoting (uuids, numbers). */
+const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
+
+/**
+ * Candidate memory: the mind's own turns in scope found by full text and (with
+ * `options.semantic`) by vector similarity to what they said and to what they were asked, best
+ * fused rank first. When no ranking finds anything, the latest FALLBACK_TURNS turns instead, in
+ * the same statement. With `options`, also the turns the conversation quoted (and their
+ * neighbours) and the opening turns of each transcript, without retrieval scores.
+ *
+ * Cost (bench/simulate.ts): the mind's turns are read through turns_mind_idx and each one's
+ * stored tsv is tested (`@@`), the matches are ts_ranked and the best MAX_CANDIDATES kept; the
+ * vector rankings add an exact scan of the mind's vectors (pgvector) or a few hundred
+ * microseconds in process; the candidates' text, context and vectors are read once.
+ */
+export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly string[], options: RetrieveOptions = {}): Promise<MemoryTurn[]> {
+  const query = tsQueryText(terms);
+  const where = inScope(scope.organizationId, scope.mindId, scope.asOfDate);
+  const turnsOf = sql`turns t join snapshots s on s.id = t.snapshot_id
+    where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${where}`;
+  const semantic = options.semantic ?? null;
+  const limit = semantic?.limit ?? SEMANTIC_CANDIDATES;
+
+  // Each ranking: (id, rk), rk 1-based.
+  const rankings: { name: 'lrk' | 'srk' | 'qrk'; body: SQL }[] = [];
+  if (query) {
+    rankings.push({
+      name: 'lrk',
+      body: sql`select h.id, row_number() over (order by h.rank desc, h.mindset_date desc, h.seq, h.id) as rk from (
+        select t.id, ts_rank(t.tsv, q.q) as rank, s.mindset_date, t.seq
+        from (select to_tsquery('english', ${query}) as q) q, ${turnsOf} and t.tsv @@ q.q
+        order by rank desc, s.mindset_date desc, t.seq
+        limit ${MAX_CANDIDATES}) h`,
+    });
+  }
+  if (semantic && semantic.search.kind === 'pgvector') {
+    const v = sql`${vectorLiteral(semantic.vector)}::vector`;
+    const nearest = (column: 'text_vector' | 'context_vector') => sql`select x.id, row_number() over (order by x.distance, x.id) as rk from (
+        select e.turn_id as id, e.${sql.raw(column)} <=> ${v} as distance
+        from turn_embeddings e join snapshots s on s.id = e.snapshot_id
+        where e.organization_id = ${scope.organizationId} and e.mind_id = ${scope.mindId} and e.embedder = ${semantic.embedder}
+          and e.${sql.raw(column)} is not null and ${where}
+        order by distance, e.turn_id
+        limit ${limit}) x`;
+    rankings.push({ name: 'srk', body: nearest('text_vector') }, { name: 'qrk', body: nearest('context_vector') });
+  } else if (semantic && semantic.search.kind === 'process') {
+    const hits = (found: { turnId: string; rank: number }[]) =>
+      sql`select x.id, x.rk from unnest(${arrayLiteral(found.map((h) => h.turnId))}::uuid[], ${arrayLiteral(found.map((h) => h.rank))}::int[]) as x(id, rk)`;
+    const { index } = semantic.search;
+    rankings.push({ name: 'srk', body: hits(index.searchText(semantic.vector, limit)) }, { name: 'qrk', body: hits(index.searchContext(semantic.vector, limit)) });
+  }
+
+  const cited = [...new Set(options.citedTurnIds ?? [])].filter(isUuid).slice(0, MAX_CITED_TURNS);
+  const extras: SQL[] = [];
+  if (cited.length > 0) {
+    const ids = sql`${arrayLiteral(cited)}::uuid[]`;
+    extras.push(sql`select t.id from ${turnsOf} and t.id = any(${ids})`);
+    if (options.neighbours) {
+      // The person's turns just before and after each cited one (turns_snapshot_seq_key finds them).
+      extras.push(sql`select t.id from ${turnsOf} and t.id in (
+        select n.id from turns c, lateral (
+          (select t2.id from turns t2 where t2.snapshot_id = c.snapshot_id and t2.is_mind and t2.seq < c.seq order by t2.seq desc limit ${NEIGHBOURS})
+          union all
+          (select t2.id from turns t2 where t2.snapshot_id = c.snapshot_id and t2.is_mind and t2.seq > c.seq order by t2.seq limit ${NEIGHBOURS})) n
+        where c.id = any(${ids}))`);
+    }
+  }
+  if (options.openings) {
+    extras.push(sql`select * from (select t.id from ${turnsOf} and t.seq < ${OPENING_SEQ}
+      order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) o`);
+    // Self-descriptions anywhere in the transcripts ("I'm the president", "my job is…"): words a
+    // full-text query drops as stopwords, so a regular expression, over this mind's turns only.
+    extras.push(sql`select * from (select t.id from ${turnsOf} and t.text ~* ${SELF_DESCRIPTION}
+      order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) d`);
+  }
+  const fallback = sql`select * from (select t.id from ${turnsOf} order by s.mindset_date desc, t.seq desc limit ${FALLBACK_TURNS}) f`;
+
+  const ctes: SQL[] = rankings.map((r) => sql`${sql.raw(r.name)} as (${r.body})`);
+  const ranked = rankings.length
+    ? sql`select u.id, min(u.lrk) as lrk, min(u.srk) as srk, min(u.qrk) as qrk from (
+        ${sql.join(
+          rankings.map((r) => sql`select id, ${r.name === 'lrk' ? sql`rk` : sql`null::bigint`} as lrk, ${r.name === 'srk' ? sql`rk` : sql`null::bigint`} as srk, ${r.name === 'qrk' ? sql`rk` : sql`null::bigint`} as qrk from ${sql.raw(r.name)}`),
+          sql` union all `,
+        )}) u group by u.id`
+    : sql`select null::uuid as id, null::bigint as lrk, null::bigint as srk, null::bigint as qrk where false`;
+  ctes.push(sql`ranked as (${ranked})`);
+  // Nothing found by any ranking: the latest turns, so the engine can say so in the person's voice.
+  ctes.push(sql`found as (select id, lrk, srk, qrk from ranked
+    union all select id, null, null, null from (${fallback}) f where not exists (select 1 from ranked))`);
+  const all = extras.length
+    ? sql`select id, min(lrk) as lrk, min(srk) as srk, min(qrk) as qrk from (
+        select * from found union all ${sql.join(extras.map((e) => sql`select id, null::bigint, null::bigint, null::bigint from (${e}) x`), sql` union all `)}
+      ) a group by id`
+    : sql`select * from found`;
+  const embeddings = semantic
+    ? sql`, e.embedding, e.context_embedding`
+    : sql`, null::bytea as embedding, null::bytea as context_embedding`;
+  const embeddingJoin = semantic ? sql`left join turn_embeddings e on e.turn_id = t.id and e.embedder = ${semantic.embedder}` : sql``;
+  const statement = sql`
+    with ${sql.join(ctes, sql`, `)}
+    select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, t.reply_words, s.mindset_date,
+      s.speakers_labelled is false as unlabelled, c.lrk, c.srk, c.qrk${embeddings}
+    from (${all}) c join turns t on t.id = c.id join snapshots s on s.id = t.snapshot_id ${embeddingJoin}`;
+  const rows = rowsOf<TurnRow>(await db.execute(statement));
+  return rows.map((r) => toMemoryTurn(r, semantic?.vector ?? null)).sort(byFusedRank);
+}
+
+const rankOf = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+function toMemoryTurn(r: TurnRow, q: Float32Array | null): MemoryTurn {
+  const lexicalRank = rankOf(r.lrk);
+  const semanticRank = rankOf(r.srk);
+  const questionRank = rankOf(r.qrk);
+  const embedding = r.embedding === null ? null : decodeVector(r.embedding);
+  const contextEmbedding = r.context_embedding === null ? null : decodeVector(r.context_embedding);
+  const turn: MemoryTurn = {
+    turnId: r.id,
+    snapshotId: r.snapshot_id,
+    text: r.text,
+    context: r.context,
+    startMs: r.start_ms === null ? null : Number(r.start_ms),
+    mindsetDate: toDate(r.mindset_date),
+    seq: Number(r.seq),
+    ...(r.unlabelled ? { unlabelled: true } : {}),
+    ...(r.reply_words === null ? {} : { replyWords: Number(r.reply_words) }),
+  };
+  if (q) {
+    turn.embedding = embedding;
+    turn.contextEmbedding = contextEmbedding;
+  }
+  if (lexicalRank !== null || semanticRank !== null || questionRank !== null) {
+    const rrf = (rank: number | null) => (rank === null ? 0 : 1 / (RRF_K + rank));
+    turn.retrieval = {
+      fused: rrf(lexicalRank) + rrf(semanticRank) + rrf(questionRank),
+      lexicalRank,
+      semanticRank,
+      questionRank,
+      semantic: q && embedding ? dotProduct(q, embedding) : null,
+      question: q && contextEmbedding ? dotProduct(q, contextEmbedding) : null,
+    };
+  }
+  return turn;
+}
+
+function dotProduct(a: Float32Array, b: Float32Array): number {
+  if (a.length !== b.length) return 0;
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** Best fused rank first; turns found by no ranking (quoted, openings, fallback) after, newest first. */
+function byFusedRank(a: MemoryTurn, b: MemoryTurn): number {
+  return (
+    (b.retrieval?.fused ?? 0) - (a.retrieval?.fused ?? 0) ||
+    b.mindsetDate.getTime() - a.mindsetDate.getTime() ||
+    a.seq - b.seq ||
+    (a.turnId < b.turnId ? -1 : 1)
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * Server logs: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise, and
+ * secrets redacted in both — through the real logger options (src/logging.ts) in Fastify, and
+ * `mindprint serve` spawned under a pseudo-terminal (`script`) and on a pipe.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import Fastify from 'fastify';
+import { logFormat, loggerOptions } from '../../src/logging.ts';
+import { BIN, spawnServe } from '../support/cli.ts';
+
+const SECRET = `mp_${'S'.repeat(43)}`;
+
+/** A stream that says it is (or is not) a terminal, collecting what is written. */
+function sink(isTTY: boolean) {
+  const stream = Object.assign(new PassThrough(), { isTTY });
+  let text = '';
+  stream.on('data', (d) => (text += d));
+  return { stream, text: () => text };
+}
+
+async function logThrough(isTTY: boolean): Promise<string> {
+  const out = sink(isTTY);
+  const app = Fastify({ logger: await loggerOptions({ logLevel: 'info' }, out.stream) });
+  app.log.info({ req: { method: 'GET', headers: { authorization: `Bearer ${SECRET}`, cookie: `session=${SECRET}` } }, headers: { authorization: `Bearer ${SECRET}` } }, 'a request with secrets');
+  await app.close();
+  await new Promise((r) => setImmediate(r));
+  return out.text();
+}
+
+test('the format follows whether stdout is a terminal', () => {
+  assert.equal(logFormat({ isTTY: true }), 'pretty');
+  assert.equal(logFormat({ isTTY: false }), 'json');
+  assert.equal(logFormat({}), 'json');
+});
+
+test('on a terminal: a readable line, the secrets redacted', async () => {
+  const text = await logThrough(true);
+  assert.match(text, /^\[\d\d:\d\d:\d\d\.\d{3}\] .*INFO.*: .*a request with secrets/m, text);
+  assert.throws(() => JSON.parse(text.split('\n')[0]!), 'not JSON');
+  assert.ok(!text.includes(SECRET), text);
+  assert.match(text, /"authorization": "\[redacted\]"/, text);
+});
+
+test('elsewhere: JSON lines, the secrets redacted', async () => {
+  const text = await logThrough(false);
+  const line = JSON.parse(text.trim().split('\n')[0]!);
+  assert.equal(line.msg, 'a request with secrets');
+  assert.equal(line.level, 30);
+  // Fastify's request serializer keeps no headers; a header object logged as such is redacted.
+  assert.equal(line.req.headers, undefined);
+  assert.equal(line.headers.authorization, '[redacted]');
+  assert.ok(!text.includes(SECRET));
+});
+
+test('LOG_LEVEL=silent logs nothing in either format', async () => {
+  assert.equal(await loggerOptions({ logLevel: 'silent' }, sink(true).stream), false);
+  assert.equal(await loggerOptions({ logLevel: 'silent' }, sink(false).stream), false);
+});
+
+test('mindprint serve: readable lines on a pseudo-terminal, JSON lines on a pipe', async () => {
+  const env = { LOG_LEVEL: 'info', DATABASE_URL: '', HOST: '127.0.0.1', PORT: '0', NO_COLOR: '1' };
+
+  const piped = await mkdtemp(path.join(os.tmpdir(), 'mp-logs-'));
+  const server = spawnServe({ ...env, MINDPRINT_DATA_DIR: piped });
+  try {
+    await server.waitFor(/"msg":"Mindprint is serving"/);
+    const line = server.stdout().split('\n').find((l) => l.includes('Mindprint is serving'))!;
+    assert.equal(JSON.parse(line).database, 'pglite');
+  } finally {
+    await server.stop();
+    await rm(piped, { recursive: true, force: true });
+  }
+
+  // `script` gives the command a pseudo-terminal as stdout and copies what it prints to ours.
+  const tty = await mkdtemp(path.join(os.tmpdir(), 'mp-logs-'));
+  const command = [process.execPath, BIN, 'serve'].map((a) => `'${a}'`).join(' ');
+  const proc = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env, MINDPRINT_DATA_DIR: tty }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (d) => (out += d));
+  try {
+    const deadline = Date.now() + 90_000;
+    while (!/Mindprint is serving/.test(out) && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.match(out, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Mindprint is serving\r?$/m, out);
+    assert.match(out, /^ {4}database: "pglite"\r?$/m, out);
+    assert.ok(!out.split(/\r?\n/).some((l) => l.startsWith('{')), `no JSON line on a terminal:\n${out}`);
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+    await rm(tty, { recursive: true, force: true });
+  }
+});
