@@ -99,6 +99,9 @@ const SEMANTIC_COVER = 0.5;
 /** A turn with this share of its words in filler (outros, sponsor reads, greetings) never answers a substantive question. */
 const MAX_FILLER_SHARE = 0.5;
 const FILLER_FEATURE = FEATURES.indexOf('filler');
+const COVERAGE_FEATURE = FEATURES.indexOf('coverage');
+const FULL_COVERAGE = 0.99;
+const FULL_COVERAGE_BONUS = 1;
 /** Follow-ups: a turn this close (in transcript order) to one the last answer quoted gets this much more score. */
 const NEAR_LAST_ANSWER = 4;
 const NEAR_LAST_ANSWER_BONUS = 3;
@@ -176,7 +179,10 @@ function chooseReply(
     if (naming.length > 0) candidates = naming;
     o.onCandidates?.(candidates, budget);
     const topRelevance = Math.max(0, ...candidates.map((c) => c.passage.relevance));
-    const scored = rerank(candidates, o.model).map(({ c, score }) => {
+    const scored = rerank(candidates, o.model).map(({ c, score: learned }) => {
+      // A turn that names everything asked (all of the query's weight) is a safe pick the learned
+      // score, which favours long passages, may miss in a small memory.
+      const score = learned + (c.features[COVERAGE_FEATURE]! >= FULL_COVERAGE ? FULL_COVERAGE_BONUS : 0);
       if (!o.followUp) return { c, score };
       // A follow-up goes on from the last answer: turns around it, and for "why?" a reason, for
       // "an example?" an example, on its topic.
