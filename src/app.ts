@@ -46,6 +46,9 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
     trustProxy: config.trustProxy as boolean,
     // Long simulations stream for a while; a stuck client must not hold a socket forever.
     requestTimeout: 120_000,
+    // Start-up compiles the OpenAPI document and its UI; on a busy machine that outlasts Fastify's
+    // 10 s default, and a slow start is better than one that gives up.
+    pluginTimeout: 120_000,
     ajv: { customOptions: { coerceTypes: false } },
     // Per-request log lines only when debugging: at info they would cost more than the request.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
