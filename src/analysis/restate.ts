@@ -4,7 +4,8 @@
  *
  * - Pronouns and agreement: I → they ("I was" → "they were", "I'm" → "they're", "I wasn't" →
  *   "they weren't"), my → their, me → them, mine → theirs, myself → themselves. A capital "I" is a
- *   pronoun only before a word or a comma ("World War I" stays).
+ *   pronoun only before a word or a comma, and not after "War", "Phase", "Elizabeth"… ("World War I
+ *   as a young man" stays).
  * - Parentheticals are dropped, not restated: "can be applied I think to any arena" → "can be
  *   applied to any arena" (restated, the aside became "they think" mid-clause); also "I guess",
  *   "I believe", "I suppose", "I mean", "I'd say", "you know", ", like,". Their presence is
@@ -57,7 +58,8 @@ export function thirdPerson(rest: string, personal = false): string {
     .replace(/\bMy\b/g, 'Their')
     .replace(/\bmine\b/gi, 'theirs')
     .replace(/\bme\b/gi, 'them')
-    .replace(/\bI\b(?=\s+[a-z]|\s*,)/g, 'they');
+    // Not a roman numeral: "World War I as a young man", "Phase I trials", "Elizabeth I".
+    .replace(/(?<!\b(?:War|Phase|Type|Part|Chapter|Title|Class|Stage|Act|Grade|Level|Henry|Louis|George|Elizabeth|Charles|James|William|Edward|Richard|Mark)\s)\bI\b(?=\s+[a-z]|\s*,)/g, 'they');
   if (personal)
     out = out
       .replace(/\bwe(?=['\u2019](?:re|ve|d|ll)\b)/gi, 'they')

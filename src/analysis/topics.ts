@@ -17,13 +17,19 @@
  *    co-occurs with most (mean cosine of chunk sets ≥ JOIN_SIMILARITY over the topic's strongest
  *    members, so a big topic does not swallow everything; below a broad seed word like "reforms"
  *    it must also meet the first member that is not broad), else starts a new topic. Topics that
- *    share a head word ("tax breaks", "tax plan") or whose chunks largely coincide are merged; a
- *    broad word that gathered nothing is not a topic.
+ *    share a head word ("tax breaks", "tax plan") or whose chunks largely coincide are merged, and
+ *    so are topics whose passages mean the same (centred GloVe-SIF vectors of their chunks alike,
+ *    and near-synonymous seeds: "relationship" / "friendship"); a broad word that gathered nothing
+ *    is not a topic.
  * 6. Each chunk goes to the topic whose terms it mentions most; share = those chunks' words over
  *    the mind's words, sentiment = their AFINN balance. Members are weighted by centrality
- *    (keyness × co-occurrence with the other members); the label is the most specific member that
- *    still represents the topic (topic-labels.ts: "Medicare" rather than "insurance", "federal
- *    government" rather than "government"), in its commonest written form; keywords = the label,
+ *    (keyness × co-occurrence with the other members); the label is a member a reader would call a
+ *    topic (THE RULE, topic-labels.ts `readerTopicFailure`: a noun phrase of the person's own
+ *    words, no bare platform or shell noun like "post" or "video", not a fragment like
+ *    "Amendment"), the most specific that still represents the topic ("Medicare" rather than
+ *    "insurance", "federal government" rather than "government"), then the most representative
+ *    phrase holding it (closest in meaning to the topic's passages), in its commonest written
+ *    form; a topic with no such member is dropped; keywords = the label,
  *    then members by weight; evidence = the whole sentences densest in the topic's terms.
  */
 import { loadBackground } from './background.ts';

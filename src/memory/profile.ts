@@ -29,20 +29,24 @@ export interface ProfileScope {
   asOfDate: Date | null;
 }
 
-/** The analysis inputs of every snapshot in scope (oldest first) and the other speakers' labels. */
+/**
+ * The analysis inputs of every snapshot in scope (oldest first) and the other speakers' labels.
+ * Psychometrics and findings come in the order the analysis wrote them (one insert per snapshot,
+ * so heap order, `ctid`): ids are random UUIDs and would shuffle the traits on every snapshot.
+ */
 export async function loadProfileInputs(db: Db, scope: ProfileScope, opts: { evidence: boolean }): Promise<{ inputs: ProfileSnapshotInput[]; otherSpeakers: string[] }> {
   const evidence = (column: string) => (opts.evidence ? sql.raw(`coalesce(${column}, '[]'::jsonb)`) : sql`'[]'::json`);
   const rows = rowsOf<ProfileRow>(
     await db.execute(sql`
       select s.id, s.speakers, s.mindset_date, s.mind_words,
         coalesce((select json_agg(json_build_object('instrument', p.instrument, 'name', p.name, 'score', p.score,
-            'percentile', p.percentile, 'confidence', p.confidence, 'note', p.note, 'evidence', ${evidence('p.evidence')}) order by p.id)
+            'percentile', p.percentile, 'confidence', p.confidence, 'note', p.note, 'evidence', ${evidence('p.evidence')}) order by p.ctid)
           from psychometrics p where p.snapshot_id = s.id), '[]'::json) as psychometrics,
         coalesce((select json_agg(json_build_object('label', k.label, 'keywords', k.keywords, 'share', k.share,
             'sentiment', k.sentiment, 'evidence', ${evidence('k.evidence')}) order by k.rank)
           from key_topics k where k.snapshot_id = s.id), '[]'::json) as topics,
         coalesce((select json_agg(json_build_object('kind', f.kind, 'statement', f.statement, 'quote', f.quote,
-            'turnId', f.turn_id, 'startMs', f.start_ms, 'polarity', f.polarity, 'confidence', f.confidence) order by f.id)
+            'turnId', f.turn_id, 'startMs', f.start_ms, 'polarity', f.polarity, 'confidence', f.confidence) order by f.ctid)
           from findings f where f.snapshot_id = s.id), '[]'::json) as findings
       from snapshots s
       where ${inScope(scope.organizationId, scope.mindId, scope.asOfDate)}

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisTurn, type FindingResult } from '../../src/analysis/index.ts';
+import { cleanComplement, thirdPerson } from '../../src/analysis/restate.ts';
 import { fixtureDebate, transcriptTurns } from './transcripts.ts';
 
 /** Findings of one sentence said by the mind (with an interviewer turn before it as context). */
@@ -160,4 +161,90 @@ test('hedges, polarity and near-duplicates', () => {
 
 test('a false start is not the claim: "I think - I had five seconds…"', () => {
   for (const f of findingsOf('No, I think - I had five seconds before you interrupted me.')) assert.doesNotMatch(f.statement, /^Thinks that -/);
+});
+
+test('asides are dropped, not restated: no "they think" mid-clause, no garbled joins', () => {
+  // Elon Musk, Lex Fridman Podcast #400 (../shared/data transcripts), verbatim.
+  const musk = only("Well, I think it's helpful, the tools of physics are very powerful and can be applied I think to really any arena in life.");
+  assert.equal(musk.statement, 'Thinks that the tools of physics are very powerful and can be applied to really any arena in life');
+  assert.equal(musk.quote, "Well, I think it's helpful, the tools of physics are very powerful and can be applied I think to really any arena in life.");
+  // Same source: two asides and a hedge inside one experience.
+  const page = only('I met Larry Page before he got funding for Google, or actually I guess before he got venture funding, I think he got the first like $100k from I think Bechtel Zeimer or someone.');
+  assert.doesNotMatch(page.statement, /\bthey (think|guess)\b/);
+  assert.match(page.statement, /^Met Larry Page before he got funding for Google, or actually before he got venture funding, he got the first like \$100k from Bechtel Zeimer or someone$/);
+  assert.ok(page.confidence < only('I met Larry Page before he got funding for Google.').confidence, 'the dropped "I guess" still hedges the claim');
+  // An aside between commas: the comma stays only when a new clause follows.
+  assert.match(only('I think the economy, I believe, is recovering faster than anyone expected.').statement, /^Thinks that the economy is recovering faster/);
+  assert.match(only("I want to hit nine, I think, well, I know nine is very achievable.").statement, /^Wants to hit nine, well, they know nine is very achievable$/);
+  // Openers after "I think" are not part of the claim; "no" inside it is.
+  assert.match(only('I think, yes, fate loves irony and an ironically funny outcome.').statement, /^Thinks that fate loves irony/);
+  assert.match(only('I had no idea there were so many birds in the canopy.').statement, /^Had no idea there were so many birds/);
+  for (const s of [
+    "Well, I think it's helpful, the tools of physics are very powerful and can be applied I think to really any arena in life.",
+    'I was running, I guess, GPT-4 on a battery of thousands of inputs every night.',
+    "It's, I think, almost a $3 billion marketplace that I learned about from the competitors.",
+  ])
+    for (const f of findingsOf(s)) assert.doesNotMatch(f.statement, /\bthey (think|guess|believe|mean)\b|,\s*,|\s,/, `${s} → ${f.statement}`);
+});
+
+test('first person → third person: pronouns, agreement and contractions', () => {
+  assert.match(only("I think I wasn't ready for how hard the first year of the company was.").statement, /^Thinks that they weren't ready for how hard/);
+  assert.match(only("I'm a big believer that I'm responsible for my own mistakes.").statement, /they're responsible for their own mistakes/);
+  assert.match(only("I've learned to cook every recipe my mother wrote down by myself.").statement, /^Has learned to cook every recipe their mother wrote down by themselves$/);
+  assert.match(only("I can't stand people who are rude to waiters in restaurants.").statement, /^Cannot stand people who are rude/);
+  assert.match(only("I'd never go back to working in an office full time.").statement, /^Would never go back/);
+  // The person's own story: "our" is theirs; a belief about "we" keeps "we".
+  assert.match(only('I was told by our CFO that the banks would suspend our lines of credit.').statement, /^Was told by their CFO that the banks would suspend their lines of credit$/);
+  assert.match(only('I think we need to understand intelligence and consciousness better.').statement, /^Thinks that we need to understand intelligence/);
+  // "World War I" is not a pronoun.
+  assert.match(only('My grandfather was a pilot in World War I as a young man.').statement, /^Their grandfather was a pilot in World War I as a young man$/);
+});
+
+test('questions and quotations within quotations are not the person\'s claims', () => {
+  for (const s of [
+    'Do I think the plan will work in the long run?',
+    "Why do I think the plan won't work, you ask?",
+    'He told me, "I think you\'re wrong about the plan."',
+    'She wrote, \u201cI said \u2018I love this country\u2019 and I meant it.\u201d',
+    'I think "move fast and break things" is the wrong motto for a hospital.',
+  ])
+    assert.deepEqual(findingsOf(s), [], s);
+});
+
+test('the quote is the exact span of the turn, with the turn\'s time', () => {
+  const text = 'Thanks for having me.   So, I think the tools of physics are very powerful in every field.  And that is that.';
+  const turns: AnalysisTurn[] = [
+    { turnId: 'q', speaker: 'Host', text: 'What do you make of it?', startMs: 0, isMind: false },
+    { turnId: 'a', speaker: 'Guest', text, startMs: 4_915_000, isMind: true },
+  ];
+  const [f] = analyseTurns(turns).findings;
+  assert.ok(f, 'one finding');
+  assert.equal(f.quote, 'So, I think the tools of physics are very powerful in every field.');
+  assert.ok(text.includes(f.quote));
+  assert.equal(f.startMs, 4_915_000);
+  assert.equal(f.turnId, 'a');
+});
+
+test('real debate: every statement is a clean restatement of an exact quote', async () => {
+  const turns = await transcriptTurns(fixtureDebate('2012-10-03'), 'W Mitt Romney');
+  const byId = new Map(turns.map((t) => [t.turnId, t]));
+  for (const f of analyseTurns(turns).findings) {
+    const turn = byId.get(f.turnId)!;
+    assert.ok(turn.text.includes(f.quote), `quote is not verbatim: ${f.quote}`);
+    assert.equal(f.startMs, turn.startMs);
+    assert.doesNotMatch(f.statement, /\b(?:I|my|me|myself)\b|\bthey (?:think|guess|believe|mean)\b|,\s*,|\s,/, `${f.statement} ← ${f.quote}`);
+  }
+});
+
+test('restate: third person and clean complements on their own', () => {
+  assert.equal(thirdPerson("I'm sure I was right and I wasn't alone, my friends told me so myself"), "they're sure they were right and they weren't alone, their friends told them so themselves");
+  assert.equal(thirdPerson('we built our own factory for us', true), 'they built their own factory for them');
+  assert.equal(thirdPerson('we built our own factory', false), 'we built our own factory');
+  assert.equal(thirdPerson('he fought in World War I'), 'he fought in World War I');
+  assert.deepEqual(cleanComplement('so the tools, I think, are powerful'), { text: 'the tools are powerful', hedged: false });
+  assert.deepEqual(cleanComplement('the tools are, I guess, powerful'), { text: 'the tools are powerful', hedged: true });
+  assert.deepEqual(cleanComplement('yes, fate loves irony, you know, always'), { text: 'fate loves irony always', hedged: false });
+  assert.equal(cleanComplement("it's clear, the deficit is too large for anyone").text, 'the deficit is too large for anyone');
+  // A frame followed by no clause stays: nothing to restate without it.
+  assert.equal(cleanComplement("it's helpful, really").text, "it's helpful, really");
 });

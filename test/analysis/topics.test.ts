@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, type AnalysisTurn, type KeyTopicResult } from '../../src/analysis/index.ts';
-import { chooseLabel, specificity, type LabelCandidate } from '../../src/analysis/topic-labels.ts';
+import { tokenize } from '../../src/analysis/nlp.ts';
+import { prepareTurns } from '../../src/analysis/prepare.ts';
+import { chooseLabel, indexLabels, labelUses, readerTopicFailure, specificity, type LabelCandidate } from '../../src/analysis/topic-labels.ts';
 import { debate, lenny, lex, transcriptTurns } from './transcripts.ts';
 import { skipUnlessSharedData } from '../support/shared-data.ts';
 
@@ -140,4 +142,79 @@ test('a compound led by a number is a measure, not a topic ("four-year", "two-mi
   const all = words(topics);
   assert.ok(all.length > 0);
   assert.ok(!all.some((w) => /\b(four|two)\b/i.test(w)), JSON.stringify(all));
+});
+
+test('THE RULE: what a reader calls a topic', () => {
+  const uses = (said: number, asNoun = said, beforeNoun = 0, insideName = 0) => ({ said, asNoun, beforeNoun, insideName });
+  assert.equal(readerTopicFailure('tax', uses(34, 34, 18)), null, 'a noun often used as a modifier is still a subject');
+  assert.equal(readerTopicFailure('Medicare', uses(19)), null);
+  assert.equal(readerTopicFailure('assault weapons ban', uses(2)), null);
+  assert.equal(readerTopicFailure('seal', uses(1)), 'said');
+  assert.equal(readerTopicFailure('struggling', uses(19, 0, 18)), 'noun phrase');
+  for (const bare of ['post', 'video', 'tweets', 'podcast', 'thing', 'path', 'record', 'data', 'companies'])
+    assert.equal(readerTopicFailure(bare, uses(10)), 'names something', bare);
+  assert.equal(readerTopicFailure('additional information', uses(3)), 'names something');
+  assert.equal(readerTopicFailure('different path', uses(3)), 'names something');
+  assert.equal(readerTopicFailure('video game', uses(3)), null, 'a phrase holding a platform noun can name a subject');
+  assert.equal(readerTopicFailure('middle-income', uses(9, 9, 9)), 'whole');
+  assert.equal(readerTopicFailure('Amendment', uses(7, 7, 0, 7)), 'whole');
+  assert.equal(readerTopicFailure('Medicare', uses(19), ['We will protect Medicare for seniors.']), null);
+  assert.equal(readerTopicFailure('Medicare', uses(19), ['We will protect it for seniors.']), 'shown');
+});
+
+test('label uses are read from the person\'s own words: nouns, modifiers, pieces of names', () => {
+  const index = indexLabels([
+    tokenize('We protect the Second Amendment. The Second Amendment matters to middle-income Americans, and middle-income families too.'),
+    tokenize('Roe v. Wade is settled law. I will defend Roe v. Wade, and tax cuts, and the tax code, and every tax.'),
+  ]);
+  const amendment = labelUses('Amendment', index);
+  assert.deepEqual([amendment.said, amendment.asNoun, amendment.insideName], [2, 2, 2]);
+  assert.equal(readerTopicFailure('Amendment', labelUses('Amendment', index)), 'whole');
+  assert.equal(readerTopicFailure('Second Amendment', labelUses('Second Amendment', index)), null);
+  assert.equal(labelUses('middle-income', index).beforeNoun, 2);
+  assert.equal(labelUses('tax', index).said, 3);
+  assert.equal(readerTopicFailure('Roe v. Wade', labelUses('Roe v. Wade', index)), null);
+});
+
+test('a platform noun never labels a topic; a fragment is named by its whole name', () => {
+  const topics = topicsOf(
+    [
+      'I posted a video about the Second Amendment, and the video got a million views.',
+      'The Second Amendment protects the right to bear arms, and the video explained the Second Amendment.',
+      'Every video I make about the Second Amendment gets comments, and the video comments are angry.',
+      'The Supreme Court upheld the Second Amendment, and I made another video about the Supreme Court.',
+      'My next video is about the Supreme Court and the Second Amendment again.',
+    ].join(' '),
+  );
+  const labels = topics.map((t) => t.label);
+  assert.ok(labels.length > 0);
+  for (const bare of ['video', 'videos', 'Amendment']) assert.ok(!labels.includes(bare), `"${bare}" labels a topic: ${labels.join('; ')}`);
+  assert.ok(labels.includes('Second Amendment'), labels.join('; '));
+});
+
+test('real transcripts: every topic label passes the rule', skipUnlessSharedData, async () => {
+  const cases: [string, string][] = [
+    [lex('400-elon-musk.txt'), 'Elon Musk'],
+    [debate('2016-10-19'), 'Hillary R Clinton'],
+    [debate('2012-10-03'), 'W Mitt Romney'],
+    [lenny('sander-schulhoff'), 'Sander Schulhoff'],
+  ];
+  for (const [file, speaker] of cases) {
+    const turns = await transcriptTurns(file, speaker);
+    const index = indexLabels(prepareTurns(turns).map((t) => t.tokens));
+    const topics = analyseTurns(turns).keyTopics;
+    for (const t of topics) {
+      const failure = readerTopicFailure(t.label, labelUses(t.label, index), t.evidence.map((e) => e.quote));
+      assert.equal(failure, null, `${speaker}: "${t.label}" breaks the rule (${failure})`);
+    }
+    // Elon Musk was labelled "post" and "video"; Clinton "Amendment" and "Roe".
+    for (const bare of ['post', 'video', 'Amendment', 'Roe', 'middle-income']) assert.ok(!topics.some((t) => t.label === bare), `${speaker}: "${bare}"`);
+  }
+});
+
+test('grouping by meaning: near-synonymous subjects discussed alike are one topic', skipUnlessSharedData, async () => {
+  // Andrew Huberman #393: relationships and friendship are one subject of the conversation.
+  const topics = analyseTurns(await transcriptTurns(lex('393-andrew-huberman.txt'), 'Andrew Huberman')).keyTopics;
+  const related = topics.filter((t) => [t.label, ...t.keywords].some((k) => /^(relationships?|friendships?)$/i.test(k)));
+  assert.equal(related.length, 1, related.map((t) => `${t.label} [${t.keywords.join(', ')}]`).join('; '));
 });

@@ -48,7 +48,7 @@ const norm = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, ' ').
 /** The sentences of an answer long enough to belong to one speaker only (six words or more). */
 const sentencesOf = (text: string): string[] =>
   text
-    .split(/(?<=[.!?])\s+/)
+    .split(/(?<=[.!?]["”’)]*)\s+/) // a sentence may end inside a quotation: 'is, "Never mind." Now, …'
     .map(norm)
     .filter((s) => s.split(' ').length >= 6);
 
