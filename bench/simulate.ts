@@ -24,7 +24,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
 import { rowsOf, type Db } from '../src/db/client.ts';
 import { extractSearchTerms } from '../src/simulation/extractive/index.ts';
-import { loadMindScope, retrieveMemory, type MindScope } from '../src/simulations/retrieval.ts';
+import { embedSnapshot, loadMindScope, memoryFor, recall, retrieveMemory, type MindScope } from '../src/memory/index.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
@@ -82,6 +82,10 @@ interface Row {
   candidates: Stats;
   /** The candidate-memory query alone (retrieveMemory, no HTTP), for the same questions. */
   retrieval: Stats;
+  /** Hybrid retrieval as POST /simulate runs it (recall: embedding the message, full text + vectors fused), no HTTP. */
+  hybrid: Stats;
+  /** Candidates hybrid retrieval hands the engine (median). */
+  hybridCandidates: Stats;
   simulate: Stats;
 }
 
@@ -101,15 +105,15 @@ async function explainRetrieval(db: Db, scope: MindScope, terms: string[]): Prom
         : Reflect.get(target, prop),
   });
   await retrieveMemory(explaining, scope, terms);
-  // The search itself (CTE hits), then the totals; the fallback branch never runs when something matches.
-  const start = plan.findIndex((l) => l.trim() === 'CTE hits');
-  const end = plan.findIndex((l) => /-> {2}CTE Scan on hits/.test(l));
+  // The full-text ranking (CTE lrk), then the totals; the fallback branch never runs when something matches.
+  const start = plan.findIndex((l) => l.trim() === 'CTE lrk');
+  const end = plan.findIndex((l, i) => i > start && /^ {2}CTE /.test(l));
   return [plan[0]!, ...plan.slice(start, end), ...plan.filter((l) => /^(Planning Time|Execution Time)/.test(l))].map((l) =>
     l.replace(/'(?:[^']|'')*'::tsquery/g, 'q').replace(/'[0-9a-f-]{36}'::uuid/g, '…').replace(/ {2}\(cost=[^)]*\)/, ''),
   );
 }
 
-async function runOn(label: string, env: Record<string, string>): Promise<{ label: string; baseline: Stats; rows: Row[]; seedSeconds: number; plan: string[] }> {
+async function runOn(label: string, env: Record<string, string>): Promise<{ label: string; baseline: Stats; rows: Row[]; seedSeconds: number; plan: string[]; embed: { turns: number; seconds: number }; vectorSearch: string }> {
   const saved = process.env.TEST_DATABASE_URL;
   if (env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = env.TEST_DATABASE_URL;
   else delete process.env.TEST_DATABASE_URL;
@@ -123,13 +127,14 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
     const questions = realQuestions();
     const seedStart = performance.now();
     const minds: { bank: number; id: string; turns: number }[] = [];
+    const seededIds: string[] = [];
     for (const bank of BANKS) {
       const mind = (await s.api('POST', '/minds', { name: `Barack Obama (${bank})` })).body.mind;
       let turns = 0;
       for (let i = 0; i < bank; i++) {
         const k = i % transcripts.length;
         const seeded: SeedTurn[] = transcripts[k]!;
-        await seedSnapshot(s.ctx.db, {
+        const { snapshotId } = await seedSnapshot(s.ctx.db, {
           organizationId: mind.organizationId,
           mindId: mind.id,
           mind: MIND,
@@ -137,6 +142,7 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
           mindsetDate: new Date(Date.UTC(2012, 9, 3) + i * 86_400_000),
           precomputed: analyses[k],
         });
+        seededIds.push(snapshotId);
         turns += seeded.filter((t) => t.speaker === MIND).length;
       }
       minds.push({ bank, id: mind.id, turns });
@@ -144,6 +150,14 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
     // What the service does after ingesting: autovacuum on PostgreSQL, the pipeline's ANALYZE on PGlite.
     await s.ctx.database.execute('analyze');
     const seedSeconds = (performance.now() - seedStart) / 1000;
+    // The semantic index of every seeded snapshot, as the snapshot-embed job builds it: the
+    // (re-)embedding throughput of the default embedder on this database.
+    const memory = memoryFor(s.ctx);
+    const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
+    const embedStart = performance.now();
+    for (const snapshotId of seededIds) await embedSnapshot(memory, { snapshotId }, { id: 'bench', retryCount: 0, retryLimit: 0, isLastAttempt: true }, silent);
+    const embed = { turns: minds.reduce((a, m) => a + m.turns, 0), seconds: (performance.now() - embedStart) / 1000 };
+    await s.ctx.database.execute('analyze');
 
     const probe = minds[0]!.id;
     const get = async () => {
@@ -165,15 +179,19 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
       const samples = await time(REQUESTS, ask);
       // The full-text query alone for the same questions, outside the HTTP timing: how long it takes
       // and how many candidate turns it hands the engine (a first pass warms up, a second is timed).
-      const scope = (await loadMindScope(s.ctx.db, (await s.api('GET', `/minds/${m.id}`)).body.mind.organizationId, m.id, null))!.scope;
-      const asked = questions.slice(0, 100).map((q) => extractSearchTerms(q, []));
+      const scope = (await loadMindScope(s.ctx.db, (await s.api('GET', `/minds/${m.id}`)).body.mind.organizationId, m.id, null, memory.embedder.id))!.scope;
+      const messages = questions.slice(0, 100);
+      const asked = messages.map((q) => extractSearchTerms(q, []));
       for (const terms of asked) candidates.push((await retrieveMemory(s.ctx.db, scope, terms)).length);
       const retrieval = await time(asked.length, async (i) => void (await retrieveMemory(s.ctx.db, scope, asked[i]!)));
+      const hybridCandidates: number[] = [];
+      for (let i = 0; i < asked.length; i++) hybridCandidates.push((await recall(memory, scope, messages[i]!, [], asked[i]!)).memory.length);
+      const hybrid = await time(asked.length, async (i) => void (await recall(memory, scope, messages[i]!, [], asked[i]!)));
       if (m.bank === BANKS.at(-1)) plan = await explainRetrieval(s.ctx.db, scope, asked[0]!);
-      rows.push({ bank: m.bank, turns: m.turns, candidates: stats(candidates), retrieval: stats(retrieval), simulate: stats(samples) });
+      rows.push({ bank: m.bank, turns: m.turns, candidates: stats(candidates), retrieval: stats(retrieval), hybrid: stats(hybrid), hybridCandidates: stats(hybridCandidates), simulate: stats(samples) });
       process.stderr.write(`${label} bank ${m.bank}: p50 ${stats(samples).p50.toFixed(1)} ms\n`);
     }
-    return { label, baseline, rows, seedSeconds, plan };
+    return { label, baseline, rows, seedSeconds, plan, embed, vectorSearch: await memory.vectorSearch() };
   } finally {
     await s.close();
     if (saved === undefined) delete process.env.TEST_DATABASE_URL;
@@ -182,6 +200,7 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
 }
 
 const LOAD_AT_START = os.loadavg()[0]!.toFixed(1);
+const memoryEmbedder = 'glove-6b-100d-sif@1';
 const runs = [await runOn('PGlite (embedded)', {})];
 if (PG_URL !== 'none') runs.push(await runOn('PostgreSQL', { TEST_DATABASE_URL: PG_URL }));
 
@@ -197,14 +216,19 @@ const lines = [
   '',
 ];
 for (const r of runs) {
-  lines.push(`## ${r.label}`, '', `Seeding took ${r.seedSeconds.toFixed(0)} s. Baseline GET /minds/{id}: p50 ${f(r.baseline.p50)} ms, p99 ${f(r.baseline.p99)} ms.`, '');
   lines.push(
-    '| transcripts | mind turns | FTS candidates (median) | POST /simulate p50 | p99 | mean | p50 over baseline | FTS query alone p50 / p99 |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `## ${r.label}`,
+    '',
+    `Seeding took ${r.seedSeconds.toFixed(0)} s. Semantic index (${memoryEmbedder}, vector search: ${r.vectorSearch}): ${r.embed.turns} mind turns and their questions embedded and stored in ${r.embed.seconds.toFixed(1)} s = **${Math.round(r.embed.turns / r.embed.seconds)} turns/s** (the re-embedding throughput). Baseline GET /minds/{id}: p50 ${f(r.baseline.p50)} ms, p99 ${f(r.baseline.p99)} ms.`,
+    '',
+  );
+  lines.push(
+    '| transcripts | mind turns | candidates FTS / hybrid (median) | POST /simulate p50 | p99 | mean | p50 over baseline | FTS query alone p50 / p99 | hybrid retrieval p50 / p99 |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const row of r.rows) {
     lines.push(
-      `| ${row.bank} | ${row.turns} | ${row.candidates.p50} | ${f(row.simulate.p50)} ms | ${f(row.simulate.p99)} ms | ${f(row.simulate.mean)} ms | +${f(row.simulate.p50 - r.baseline.p50)} ms | ${f(row.retrieval.p50)} / ${f(row.retrieval.p99)} ms |`,
+      `| ${row.bank} | ${row.turns} | ${row.candidates.p50} / ${row.hybridCandidates.p50} | ${f(row.simulate.p50)} ms | ${f(row.simulate.p99)} ms | ${f(row.simulate.mean)} ms | +${f(row.simulate.p50 - r.baseline.p50)} ms | ${f(row.retrieval.p50)} / ${f(row.retrieval.p99)} ms | ${f(row.hybrid.p50)} / ${f(row.hybrid.p99)} ms |`,
     );
   }
   lines.push('', `The FTS query at ${BANKS.at(-1)} transcripts for the first question, as the database ran it (EXPLAIN ANALYZE, BUFFERS; q = the tsquery):`, '', '```', ...r.plan, '```', '');

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
+import { operationIdFor } from './http/operation-ids.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -69,8 +70,13 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: mp_…' } } },
       security: [{ bearerAuth: [] }],
     },
-    // Paths in the document are relative to the server URL (the base path).
-    transform: ({ schema, url }) => ({ schema: schema as any, url: url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url }),
+    // Paths in the document are relative to the server URL (the base path); every operation gets its operationId (./http/operation-ids.ts).
+    transform: ({ schema, url, route }) => {
+      const path = url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url;
+      const method = Array.isArray(route.method) ? route.method[0]! : route.method;
+      const operationId = (schema as { operationId?: string } | undefined)?.operationId ?? operationIdFor(method, path);
+      return { schema: (operationId ? { ...schema, operationId } : schema) as any, url: path };
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 

@@ -10,6 +10,7 @@ import type { AppContext } from './context.ts';
 import { acquireLock, updateLockUrl } from './db/lock.ts';
 import type { IssuedKey } from './auth/keys.ts';
 import { bootstrapKey, openContext, type OpenContextOptions } from './services.ts';
+import { STALE_TEMP_MS, sweepTempFiles } from './storage/local-store.ts';
 
 
 export interface ServeOptions extends OpenContextOptions {
@@ -68,10 +69,15 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
       await releaseLock();
     }));
   let url: string;
+  let swept: Awaited<ReturnType<typeof sweepTempFiles>> | null = null;
   let boot: Awaited<ReturnType<typeof bootstrapKey>>;
   try {
     ctx = await openContext(config, opts);
     watchDatabase(ctx, () => app, stop, opts.onDatabaseFailure);
+    // Temp files of uploads a killed process left. On the embedded database this process holds
+    // the data dir alone (the lock), so all of them; beside other processes, only dead ones.
+    // Before listening: an upload that starts now must not lose its spool file to this sweep.
+    swept = await sweepTempFiles(config.dataDir, { olderThanMs: config.databaseUrl ? STALE_TEMP_MS : 0, walkStore: !config.storageUrl });
     modules = await initModules(ctx);
     if (config.inProcessWorker) for (const m of modules) await m.startWorkers?.(ctx);
     app = await buildApp(ctx, { modules });
@@ -99,6 +105,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
     );
   }
   app.log.info({ url: `${url}${config.basePath}`, database: ctx.database.kind, docs: `${url}/docs` }, 'Mindprint is serving');
+  if (swept && swept.uploads + (swept.storeTemps ?? 0) > 0) app.log.info({ ...swept }, 'temp files of interrupted uploads removed at start');
   return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };
 }
 

@@ -1,70 +1,73 @@
 /**
- * Big Five scoring with the learned models in models/big-five.json (written by
- * scripts/train-big-five.ts). Per trait, each data set's logistic model is calibrated on its
- * held-out (cross-validated) logits and weighted by its held-out skill; the combined value is
- * centred on the median speaker of a norm corpus of real speech. Score = σ(value), the calibrated
- * chance that the person is above that median speaker; percentile = rank of the same value among
- * the norm speeches, so score > 0.5 exactly when percentile > 50. README.md has the formulas.
+ * Big Five scoring with the learned model in models/big-five.json (written by
+ * scripts/train-big-five.ts). Per trait, one ridge model learned from written essays and spoken
+ * vlogs and clips together, each register read against its own population (standardised on it,
+ * centred on its median); a text is read as written and as spoken, mixed by a register classifier.
+ * Score = σ(value), the calibrated chance of being rated above the median of that population;
+ * percentile = rank of the same value among a norm corpus of real speakers. README.md has the details.
  */
 import { readFileSync } from 'node:fs';
 import { addCounts, featureVector, featureVectorWithout, type Counts } from './features.ts';
 import { quoteSentences } from './evidence.ts';
 import type { PreparedTurn } from './prepare.ts';
 import { TRAITS, type Trait } from './train/personality-data.ts';
-import type { TrainingConfig, CvResult } from './train/big-five-training.ts';
+import type { CvResult, Register, TrainingConfig } from './train/big-five-training.ts';
 import type { PsychometricResult } from './types.ts';
 
-/** One logistic model, trained on one data set, with its calibration. */
-export interface LinearWeights {
+/** How a trait's model reads a text of one register (standardisation and calibration from that register's data set). */
+export interface RegisterReading {
+  /** The data set that stands for the register (essays: written; vlogs: spoken). */
   dataset: string;
-  features: string[];
+  intercept: number;
+  /** Standardisation of the model's columns on the data set's rows. */
   mean: number[];
   sd: number[];
-  weights: number[];
-  bias: number;
-  /** Held-out AUC of this data set's model on this trait (k-fold CV). */
+  /** Platt slope on the held-out predictions: log-odds of "above the median" per unit of prediction. */
+  slope: number;
+  /** Held-out AUC on that data set (grouped cross-validation). */
   auc: number;
   /** max(0, 2·AUC − 1): ranking skill above chance, 0 (none) … 1 (perfect). */
   skill: number;
-  /** Platt slope on the held-out logits: log-odds of "high" per unit of this model's logit. */
-  slope: number;
-  /** Share of the trait's value from this model: skill / Σ skill. */
-  weight: number;
 }
 
-/**
- * A trait's value = Σ weight·slope·logit − centre (log-odds that the person is above the median
- * norm speaker; the intercepts drop out, as they only encode each data set's label balance).
- */
-export interface BigFiveTraitWeights {
-  models: LinearWeights[];
-  /** Median of Σ weight·slope·logit over the norm speeches. */
-  centre: number;
-  /** Σ weight·skill: the trait model's held-out skill (0 … 1), a factor of every confidence. */
-  skill: number;
-  /** The norm speeches' values, sorted: percentile = interpolated rank among them. */
+export interface BigFiveTraitModel {
+  /** Feature family and ridge penalty chosen by leave-group-out error on the training rows. */
+  family: string;
+  lambda: number;
+  /** Indices into the model file's `features`. */
+  columns: number[];
+  weights: number[];
+  registers: Record<Register, RegisterReading>;
+  /** Values of the norm speeches, sorted: percentile = interpolated rank among them. */
   norm: number[];
+  /**
+   * Measurement noise: the standard deviation of the value between 1,000-word stretches of the same
+   * speech, × √1000 (so the value's standard error at n words is noise / √n). From the norm corpus.
+   */
+  noise: number;
 }
 
 export interface BigFiveModelFile {
-  version: 2;
+  version: 3;
   description: string;
+  /** Training data and the terms they come under. */
+  terms: string;
   config: TrainingConfig;
-  training: { dataset: string; rows: number }[];
-  /** The norm corpus for percentiles (train/norm-corpus.ts). */
-  normCorpus: { description: string; minWords: number; speeches: { name: string; words: number }[] };
-  /** k-fold accuracy and AUC of each data set's own model on that data set. */
+  features: string[];
+  training: { dataset: string; register: Register; rows: number }[];
+  /** Grouped k-fold accuracy and AUC on each data set of the shipped (pooled) model. */
   crossValidation: CvResult[];
-  /** Accuracy of the model trained on one data set, tested on all of the other. */
-  transfer: { trainedOn: string; testedOn: string; accuracy: Record<Trait, number>; mean: number }[];
-  traits: Record<Trait, BigFiveTraitWeights>;
+  /** Logistic written-vs-spoken classifier on the lexical features (first `columns` of `features`). */
+  register: { columns: number[]; mean: number[]; sd: number[]; weights: number[]; bias: number; accuracy: number };
+  normCorpus: { description: string; minWords: number; speeches: { name: string; words: number }[] };
+  traits: Record<Trait, BigFiveTraitModel>;
 }
 
 /** Below this many words there is too little text to score; below LOW_CONFIDENCE_WORDS, scores are flagged. */
 export const MIN_WORDS = 100;
 export const LOW_CONFIDENCE_WORDS = 600;
 /** Words at which the amount-of-evidence factor of the confidence reaches 0.5: n / (n + HALF_CONFIDENCE_WORDS). */
-const HALF_CONFIDENCE_WORDS = 600;
+export const HALF_CONFIDENCE_WORDS = 600;
 const EVIDENCE_TURNS = 3;
 /** Turns shorter than this are not offered as evidence: too little to read a trait from. */
 const MIN_EVIDENCE_WORDS = 25;
@@ -76,47 +79,43 @@ export function loadBigFiveModel(): BigFiveModelFile {
   return cached;
 }
 
-/** A feature without a value (NaN: e.g. the question rate of unpunctuated captions) counts as the training mean. */
-export function linearLogit(m: Pick<LinearWeights, 'weights' | 'mean' | 'sd' | 'bias'>, x: Float64Array): number {
-  let s = m.bias;
-  for (let j = 0; j < m.weights.length; j++) if (!Number.isNaN(x[j]!)) s += (m.weights[j]! * (x[j]! - m.mean[j]!)) / m.sd[j]!;
-  return s;
+const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+
+/** P(written) of a feature vector (unknown features count as the mean). */
+export function writtenProbability(model: BigFiveModelFile, x: Float64Array): number {
+  const r = model.register;
+  let s = r.bias;
+  r.columns.forEach((j, k) => {
+    const v = x[j]!;
+    if (!Number.isNaN(v)) s += (r.weights[k]! * (v - r.mean[k]!)) / r.sd[k]!;
+  });
+  return sigmoid(s);
 }
 
-/**
- * Feature vectors already computed for one text, by feature list: every trait's model of a data
- * set uses the same features, so a text's vector is computed once per data set, not per trait.
- */
-export type VectorCache = Map<string, Float64Array>;
-const featureKeys = new WeakMap<string[], string>();
-function featureKey(features: string[]): string {
-  let k = featureKeys.get(features);
-  if (k === undefined) {
-    k = features.join('\u0000');
-    featureKeys.set(features, k);
-  }
-  return k;
+/** The trait model's calibrated prediction for a text read as `register` (log-odds of being above that population's median). */
+export function registerValue(t: BigFiveTraitModel, register: Register, x: Float64Array): number {
+  const r = t.registers[register];
+  let s = r.intercept;
+  t.columns.forEach((j, k) => {
+    const v = x[j]!;
+    if (!Number.isNaN(v)) s += (t.weights[k]! * (v - r.mean[k]!)) / r.sd[k]!;
+  });
+  return r.slope * s;
 }
 
-/** Σ weight·slope·logit over a trait's models, before centring. */
-export function uncentredValue(models: LinearWeights[], total: Counts, without?: Counts, cache?: VectorCache): number {
-  let s = 0;
-  for (const m of models) {
-    if (m.weight === 0 || m.slope === 0) continue;
-    const key = cache ? featureKey(m.features) : '';
-    let x = cache?.get(key);
-    if (!x) {
-      x = without ? featureVectorWithout(total, without, m.features) : featureVector(total, m.features);
-      cache?.set(key, x);
-    }
-    s += m.weight * m.slope * linearLogit(m, x);
-  }
-  return s;
+/** A trait's value: the written and spoken readings mixed by P(written). */
+export function traitValue(t: BigFiveTraitModel, x: Float64Array, pWritten: number): number {
+  return pWritten * registerValue(t, 'written', x) + (1 - pWritten) * registerValue(t, 'spoken', x);
 }
 
-/** A trait's calibrated value (log-odds of being above the median norm speaker) for counts `total` (minus `without`). */
-export function traitLogit(t: BigFiveTraitWeights, total: Counts, without?: Counts, cache?: VectorCache): number {
-  return uncentredValue(t.models, total, without, cache) - t.centre;
+/** The trait's held-out skill for a text with P(written) = pWritten. */
+export function traitSkill(t: BigFiveTraitModel, pWritten: number): number {
+  return pWritten * t.registers.written.skill + (1 - pWritten) * t.registers.spoken.skill;
+}
+
+/** The model's feature vector of counts (minus `without`). */
+export function modelVector(model: BigFiveModelFile, total: Counts, without?: Counts): Float64Array {
+  return without ? featureVectorWithout(total, without, model.features) : featureVector(total, model.features);
 }
 
 /** Percentile (0–100) of `z` within sorted quantiles, linearly interpolated. */
@@ -134,18 +133,28 @@ export function percentileOf(z: number, quantiles: number[]): number {
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** A Big Five confidence: the amount of speech (n / (n + 600)) × the trait model's held-out skill. */
-export function bigFiveConfidence(trait: Trait, words: number, model = loadBigFiveModel()): number {
-  return words < MIN_WORDS ? 0 : (words / (words + HALF_CONFIDENCE_WORDS)) * model.traits[trait].skill;
+/** A Big Five confidence: the amount of text (n / (n + 600)) × the trait model's held-out skill. */
+export function bigFiveConfidence(words: number, skill: number): number {
+  return words < MIN_WORDS ? 0 : (words / (words + HALF_CONFIDENCE_WORDS)) * skill;
 }
 
-/** What the note says about the model behind a trait: held-out skill per data set. */
-function modelNote(t: BigFiveTraitWeights): string {
-  const used = t.models.filter((m) => m.weight > 0);
-  if (used.length === 0) return 'In cross-validation no model ranked held-out texts better than chance on this trait, so the score carries no information (confidence 0).';
-  const parts = used.map((m) => `${m.dataset} ${m.auc.toFixed(2)}`).join(', ');
-  const dropped = t.models.filter((m) => m.weight === 0).map((m) => m.dataset);
-  return `Held-out AUC (chance 0.50): ${parts}${dropped.length ? `; the ${dropped.join(', ')} model is not used (no better than chance on this trait)` : ''}. A weak signal: the score stays near 0.5 by design; the percentile ranks the person among ${t.norm.length} real speakers.`;
+/** Standard error of a trait value measured on `words` words (from the norm corpus's within-speech spread). */
+export function valueStandardError(t: BigFiveTraitModel, words: number): number {
+  return t.noise / Math.sqrt(Math.max(1, words));
+}
+
+const pct = (x: number): string => `${Math.round(x * 100)} %`;
+
+/** What the note says about the model behind a trait and the register it read. */
+function modelNote(t: BigFiveTraitModel, pWritten: number): string {
+  const register = pWritten >= 0.5 ? 'written' : 'spoken';
+  const r = t.registers[register];
+  const population = register === 'written' ? 'student essay writers (Pennebaker & King)' : 'rated YouTube vloggers (Biel & Gatica-Perez)';
+  const skill =
+    r.skill > 0
+      ? `held-out AUC ${r.auc.toFixed(2)} on ${r.dataset} (chance 0.50)`
+      : `no better than chance on held-out ${r.dataset} (AUC ${r.auc.toFixed(2)}), so the score carries no information`;
+  return `Read as ${register} text (P = ${pct(register === 'written' ? pWritten : 1 - pWritten)}): the score is the calibrated chance of being rated above the median of ${population}; ${skill}. The percentile ranks the value among ${t.norm.length} real speakers (podcasts and debates).`;
 }
 
 export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = loadBigFiveModel()): PsychometricResult[] {
@@ -157,35 +166,36 @@ export function scoreBigFive(turns: PreparedTurn[], mindWords: number, model = l
       percentile: null,
       confidence: 0,
       evidence: [],
-      note: `Not scored: only ${mindWords} words of the mind's own speech; at least ${MIN_WORDS} are needed to estimate personality traits.`,
+      note: `Not scored: only ${mindWords} words of the mind's own speech; at least ${MIN_WORDS} are needed to estimate personality traits (below that, held-out accuracy is at chance).`,
     }));
   }
   const total: Counts = new Map();
   for (const t of turns) addCounts(total, t.counts);
-  const totalVectors: VectorCache = new Map();
+  const x = modelVector(model, total);
+  const pWritten = writtenProbability(model, x);
+  // Evidence: the turns whose removal would move the value furthest back toward the centre.
   const evidenceTurns = turns.filter((t) => t.words >= MIN_EVIDENCE_WORDS);
-  const withoutVectors = evidenceTurns.map((): VectorCache => new Map());
+  const without = evidenceTurns.map((t) => modelVector(model, total, t.counts));
   return TRAITS.map((name) => {
     const m = model.traits[name];
-    // Without a model that has held-out skill the value says nothing: the median speaker's.
-    const informative = m.skill > 0;
-    const z = informative ? traitLogit(m, total, undefined, totalVectors) : 0;
+    const skill = traitSkill(m, pWritten);
+    // Without held-out skill the value says nothing: the median's.
+    const informative = skill > 0;
+    const z = informative ? traitValue(m, x, pWritten) : 0;
     const direction = z >= 0 ? 1 : -1;
-    // Evidence: the turns whose removal would move the value furthest back toward the median
-    // speaker, i.e. the turns that pushed it to where it is.
     const pushes = (informative ? evidenceTurns : [])
-      .map((t, i) => ({ t, push: direction * (z - traitLogit(m, total, t.counts, withoutVectors[i])) }))
+      .map((t, i) => ({ t, push: direction * (z - traitValue(m, without[i]!, pWritten)) }))
       .filter((p) => p.push > 0)
       .sort((a, b) => b.push - a.push || a.t.position - b.t.position)
       .slice(0, EVIDENCE_TURNS);
-    const base = `Estimated from ${mindWords} words. ${modelNote(m)}`;
+    const base = `Estimated from ${mindWords} words. ${modelNote(m, pWritten)}`;
     return {
       instrument: 'big_five',
       name,
-      score: round(1 / (1 + Math.exp(-z))),
+      score: round(sigmoid(z), 4),
       percentile: informative ? round(percentileOf(z, m.norm), 1) : 50,
-      // How far to trust it: the amount of the person's speech × the model's held-out skill.
-      confidence: round(bigFiveConfidence(name, mindWords, model)),
+      // How far to trust it: the amount of text × the model's held-out skill on that register.
+      confidence: round(bigFiveConfidence(mindWords, skill)),
       evidence: pushes.map(({ t }) => ({
         turnId: t.turn.turnId,
         quote: quoteSentences(t.turn.text, t.tokens.sentences),

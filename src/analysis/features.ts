@@ -7,6 +7,7 @@
  */
 import { CATEGORIES, EMOTIONS, EMOTION_WORDS, VALENCE } from './lexicons.ts';
 import type { TurnTokens } from './nlp.ts';
+import { EMBEDDING_DIMENSIONS, embeddingFromCounts } from './text-embedding.ts';
 
 export type Counts = Map<string, number>;
 
@@ -25,6 +26,12 @@ export const FIXED_FEATURES: readonly string[] = [
   'sty:exclaim',
   'sty:wordsPerSentence',
 ];
+
+/**
+ * The text's GloVe-SIF sentence embedding (unit vector, 100 dimensions; `text-embedding.ts`), from
+ * the additive `e:<k>` sums that the preparation step adds to the counts (`addEmbeddingCounts`).
+ */
+export const EMBEDDING_FEATURES: readonly string[] = Array.from({ length: EMBEDDING_DIMENSIONS }, (_, k) => `emb:${k}`);
 
 /**
  * Dialogue-behaviour features (per turn: log turns, log words per turn, share of turns that are
@@ -101,7 +108,12 @@ export function addCounts(into: Counts, from: Counts, sign = 1): Counts {
  * One feature's value from counts. Rates are per word, square-rooted (a variance-stabilising
  * transform for counts, so rare words do not dominate); sentence length is logged.
  */
-function valueOf(get: (key: string) => number, name: string): number {
+function valueOf(get: (key: string) => number, name: string, embedding?: () => Float64Array | null): number {
+  if (name.startsWith('emb:')) {
+    // No known word: unknown (the model reads it as its training mean), not a zero vector.
+    const e = embedding ? embedding() : embeddingFromCounts(get);
+    return e ? e[Number(name.slice(4))]! : NaN;
+  }
   if (get(UNPUNCTUATED) > 0 && PUNCTUATION_FEATURES.has(name)) return NaN;
   const words = Math.max(1, get('#words'));
   const sentences = Math.max(1, get('#sentences'));
@@ -120,16 +132,25 @@ export function featureValue(c: Counts, name: string): number {
   return valueOf((k) => c.get(k) ?? 0, name);
 }
 
+/** The embedding of `get`'s counts, computed at most once however many `emb:` features are read. */
+function lazyEmbedding(get: (key: string) => number): () => Float64Array | null {
+  let e: Float64Array | null | undefined;
+  return () => (e === undefined ? (e = embeddingFromCounts(get)) : e);
+}
+
 export function featureVector(c: Counts, names: readonly string[]): Float64Array {
+  const get = (k: string): number => c.get(k) ?? 0;
+  const embedding = lazyEmbedding(get);
   const v = new Float64Array(names.length);
-  for (let j = 0; j < names.length; j++) v[j] = featureValue(c, names[j]!);
+  for (let j = 0; j < names.length; j++) v[j] = valueOf(get, names[j]!, embedding);
   return v;
 }
 
 /** Features of `total` minus `part` (e.g. a person's speech without one turn), without copying counts. */
 export function featureVectorWithout(total: Counts, part: Counts, names: readonly string[]): Float64Array {
   const get = (k: string): number => (total.get(k) ?? 0) - (part.get(k) ?? 0);
+  const embedding = lazyEmbedding(get);
   const v = new Float64Array(names.length);
-  for (let j = 0; j < names.length; j++) v[j] = valueOf(get, names[j]!);
+  for (let j = 0; j < names.length; j++) v[j] = valueOf(get, names[j]!, embedding);
   return v;
 }

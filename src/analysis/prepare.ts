@@ -2,6 +2,7 @@
 import { isUnpunctuated, punctuationCounts } from '../ingest/pseudo-sentences.ts';
 import { countTokens, UNPUNCTUATED, type Counts } from './features.ts';
 import { countWords, tokenize, type TurnTokens } from './nlp.ts';
+import { addEmbeddingCounts } from './text-embedding.ts';
 import type { AnalysisTurn } from './types.ts';
 
 export interface PreparedTurn {
@@ -40,6 +41,7 @@ export function prepareTurns(turns: AnalysisTurn[], unpunctuated = speechIsUnpun
     if (!turn.isMind || turn.text.trim().length === 0) return;
     const tokens = tokenize(turn.text, { pseudoSentences: unpunctuated });
     const counts = countTokens(tokens);
+    addEmbeddingCounts(counts, turn.text);
     // Punctuation-based features (questions, exclamations, sentence length) are unknown, not zero.
     if (unpunctuated) counts.set(UNPUNCTUATED, 1);
     prepared.push({ turn, position, tokens, counts, words: countWords(turn.text) });

@@ -3,7 +3,7 @@
  * in each snapshot and how recent its mindsetDate is, the topics and findings that carry the most
  * weight, and each measure's trajectory over time (for charts of how the person has changed).
  */
-import { bigFiveConfidence } from './big-five.ts';
+import { bigFiveConfidence, HALF_CONFIDENCE_WORDS, loadBigFiveModel, percentileOf, valueStandardError, type BigFiveModelFile } from './big-five.ts';
 import { TRAITS, type Trait } from './train/personality-data.ts';
 import type { EvidenceRef, FindingKind, FindingResult, KeyTopicResult, PsychometricResult } from './types.ts';
 
@@ -19,13 +19,22 @@ export interface ProfileSnapshotInput {
 export interface ProfileTrait {
   instrument: string;
   name: string;
-  /** Weighted mean of the snapshots' scores (null when no snapshot has a score). */
+  /**
+   * Big Five: σ of the snapshots' values (log-odds) pooled with weights words × recency, so the
+   * whole of the person's speech counts; others: weighted mean of the snapshots' scores (null when
+   * no snapshot has a score).
+   */
   score: number | null;
+  /** Big Five: the pooled value's rank among the norm corpus speakers; others: weighted mean. */
   percentile: number | null;
-  /** 1 − Π(1 − confidenceᵢ): independent snapshots each add evidence. */
+  /** Big Five: pooled words × held-out skill; others: 1 − Π(1 − confidenceᵢ). */
   confidence: number;
   /** Snapshots that contributed a score. */
   snapshots: number;
+  /** Words of the snapshots that contributed a score. */
+  words: number;
+  /** How far to trust it, describing the aggregate (null for measures without one). */
+  note: string | null;
 }
 
 export interface TrajectoryPoint {
@@ -35,6 +44,18 @@ export interface TrajectoryPoint {
   percentile: number | null;
   confidence: number;
   mindWords: number;
+  /** Big Five: the score's 95 % band from the measurement noise at this snapshot's words (null otherwise). */
+  low: number | null;
+  high: number | null;
+}
+
+/** Whether the trait moved between the oldest and the newest scored snapshot by more than the noise. */
+export interface TrajectoryChange {
+  from: number;
+  to: number;
+  /** The change of the score exceeds the 95 % band of the difference of two noisy measurements. */
+  exceedsNoise: boolean;
+  note: string;
 }
 
 export interface TraitTrajectory {
@@ -42,6 +63,8 @@ export interface TraitTrajectory {
   name: string;
   /** Oldest first. */
   points: TrajectoryPoint[];
+  /** Big Five with ≥ 2 scored snapshots; null otherwise. */
+  change: TrajectoryChange | null;
 }
 
 export interface ProfileTopic {
@@ -81,7 +104,68 @@ const isTrait = (name: string): name is Trait => (TRAITS as readonly string[]).i
 
 const round = (x: number, digits = 3): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): MindProfile {
+const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
+/** A stored Big Five score back to its value (log-odds); scores are rounded, so clamp away from 0 and 1. */
+const valueOf = (score: number): number => {
+  const p = Math.min(1 - 1e-4, Math.max(1e-4, score));
+  return Math.log(p / (1 - p));
+};
+/** The held-out skill behind a stored Big Five confidence: c = n / (n + 600) × skill. */
+const skillOf = (confidence: number, words: number): number => (words > 0 ? (confidence * (words + HALF_CONFIDENCE_WORDS)) / words : 0);
+const fmtWords = (n: number): string => n.toLocaleString('en-US');
+
+type Scored = { s: ProfileSnapshotInput; p: PsychometricResult };
+
+/** The Big Five trait over all of the person's scored snapshots, and its trajectory's change. */
+function bigFiveAggregate(
+  trait: Trait,
+  scored: Scored[],
+  weightOf: (s: ProfileSnapshotInput) => number,
+  model: BigFiveModelFile,
+): { row: Omit<ProfileTrait, 'instrument' | 'name'>; change: TrajectoryChange | null; band: (r: Scored) => [number, number] } {
+  const t = model.traits[trait];
+  const words = scored.reduce((a, r) => a + r.s.mindWords, 0);
+  const band = (r: Scored): [number, number] => {
+    const z = valueOf(r.p.score!);
+    const se = valueStandardError(t, r.s.mindWords);
+    return [round(sigmoid(z - 1.96 * se)), round(sigmoid(z + 1.96 * se))];
+  };
+  if (!scored.length) return { row: { score: null, percentile: null, confidence: 0, snapshots: 0, words: 0, note: null }, change: null, band };
+  const wSum = scored.reduce((a, r) => a + weightOf(r.s), 0) || 1;
+  const z = scored.reduce((a, r) => a + weightOf(r.s) * valueOf(r.p.score!), 0) / wSum;
+  const skill = scored.reduce((a, r) => a + r.s.mindWords * skillOf(r.p.confidence, r.s.mindWords), 0) / Math.max(1, words);
+  const se = valueStandardError(t, words);
+  const lo = sigmoid(z - 1.96 * se);
+  const hi = sigmoid(z + 1.96 * se);
+  const k = scored.length;
+  const note = `Estimated from ${fmtWords(words)} words over ${k} snapshot${k === 1 ? '' : 's'}${k > 1 ? ' (each snapshot’s value weighted by its words and recency)' : ''}. Measurement band (95 %, from how much the value varies within one person’s speech): ${lo.toFixed(2)}–${hi.toFixed(2)}. Held-out skill of the model on this kind of text: ${skill > 0 ? `${skill.toFixed(2)} (2·AUC − 1; 0 = chance)` : 'none (the score carries no information)'}. The percentile ranks the value among ${t.norm.length} real speakers.`;
+  let change: TrajectoryChange | null = null;
+  if (k >= 2) {
+    const a = scored[0]!;
+    const b = scored[k - 1]!;
+    const za = valueOf(a.p.score!);
+    const zb = valueOf(b.p.score!);
+    const noise = 1.96 * Math.hypot(valueStandardError(t, a.s.mindWords), valueStandardError(t, b.s.mindWords));
+    const exceedsNoise = Math.abs(zb - za) > noise;
+    const dir = zb > za ? 'rose' : 'fell';
+    const dates = `between ${a.s.mindsetDate.toISOString().slice(0, 10)} and ${b.s.mindsetDate.toISOString().slice(0, 10)}`;
+    change = {
+      from: a.p.score!,
+      to: b.p.score!,
+      exceedsNoise,
+      note: exceedsNoise
+        ? `The score ${dir} from ${a.p.score!.toFixed(2)} to ${b.p.score!.toFixed(2)} ${dates}: more than the measurement's noise at these amounts of text.`
+        : `No change beyond the measurement's noise ${dates} (${a.p.score!.toFixed(2)} → ${b.p.score!.toFixed(2)}; two measurements of the same person on this much text differ by up to ${(sigmoid(noise) - 0.5).toFixed(2)} around 0.5).`,
+    };
+  }
+  return {
+    row: { score: round(sigmoid(z)), percentile: round(percentileOf(z, t.norm), 1), confidence: round(bigFiveConfidence(words, skill)), snapshots: k, words, note },
+    change,
+    band,
+  };
+}
+
+export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date, model: BigFiveModelFile = loadBigFiveModel()): MindProfile {
   // Same mindsetDate: the caller's order (ids are random, so they never break ties).
   const ordered = snapshots
     .map((s, i) => ({ s, i }))
@@ -96,7 +180,15 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
 
   // Traits and trajectories, keyed by instrument and name, in first-seen order.
   const keys: string[] = [];
-  const rows = new Map<string, { s: ProfileSnapshotInput; p: PsychometricResult }[]>();
+  const rows = new Map<string, Scored[]>();
+  const point = ({ s, p }: Scored): Omit<TrajectoryPoint, 'low' | 'high'> => ({
+    snapshotId: s.snapshotId,
+    mindsetDate: s.mindsetDate.toISOString(),
+    score: p.score,
+    percentile: p.percentile,
+    confidence: p.confidence,
+    mindWords: s.mindWords,
+  });
   for (const s of ordered)
     for (const p of s.psychometrics) {
       const key = `${p.instrument}\u0000${p.name}`;
@@ -112,16 +204,26 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
     const list = rows.get(key)!;
     const [instrument, name] = key.split('\u0000') as [string, string];
     const scored = list.filter((r) => r.p.score !== null);
-    const w = (r: { s: ProfileSnapshotInput; p: PsychometricResult }): number => weight.get(r.s.snapshotId)! * Math.max(0.05, r.p.confidence);
+    if (instrument === 'big_five' && isTrait(name)) {
+      const { row, change, band } = bigFiveAggregate(name, scored, (s) => weight.get(s.snapshotId)!, model);
+      traits.push({ instrument, name, ...row });
+      trajectories.push({
+        instrument,
+        name,
+        points: list.map((r) => {
+          const [low, high] = r.p.score === null ? [null, null] : band(r);
+          return { ...point(r), low, high };
+        }),
+        change,
+      });
+      continue;
+    }
+    const w = (r: Scored): number => weight.get(r.s.snapshotId)! * Math.max(0.05, r.p.confidence);
     const wSum = scored.reduce((a, r) => a + w(r), 0);
     const withPct = scored.filter((r) => r.p.percentile !== null);
     const pSum = withPct.reduce((a, r) => a + w(r), 0);
-    // Independent snapshots each add evidence: 1 − Π(1 − cᵢ). Not for the Big Five, whose
-    // snapshots share one model: the pooled words, times the model's held-out skill.
-    const confidence =
-      instrument === 'big_five' && isTrait(name)
-        ? bigFiveConfidence(name, scored.reduce((a, r) => a + r.s.mindWords, 0))
-        : 1 - list.reduce((a, r) => a * (1 - Math.min(1, Math.max(0, r.p.confidence))), 1);
+    // Independent snapshots each add evidence: 1 − Π(1 − cᵢ).
+    const confidence = 1 - list.reduce((a, r) => a * (1 - Math.min(1, Math.max(0, r.p.confidence))), 1);
     traits.push({
       instrument,
       name,
@@ -129,19 +231,10 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date): Min
       percentile: withPct.length ? round(withPct.reduce((a, r) => a + w(r) * r.p.percentile!, 0) / pSum, 1) : null,
       confidence: round(confidence),
       snapshots: scored.length,
+      words: scored.reduce((a, r) => a + r.s.mindWords, 0),
+      note: null,
     });
-    trajectories.push({
-      instrument,
-      name,
-      points: list.map(({ s, p }) => ({
-        snapshotId: s.snapshotId,
-        mindsetDate: s.mindsetDate.toISOString(),
-        score: p.score,
-        percentile: p.percentile,
-        confidence: p.confidence,
-        mindWords: s.mindWords,
-      })),
-    });
+    trajectories.push({ instrument, name, points: list.map((r) => ({ ...point(r), low: null, high: null })), change: null });
   }
   const style: Record<string, number | null> = {};
   for (const t of traits) if (t.instrument === 'communication_style') style[t.name] = t.score;

@@ -11,6 +11,8 @@ export interface AskOptions {
   mind: string;
   conversation?: string;
   snapshot?: string;
+  /** A model id from GET /models (--model). */
+  model?: string;
   /** false with --no-stream. */
   stream?: boolean;
 }
@@ -76,6 +78,7 @@ export async function runAsk(message: string, opts: AskOptions, env: NodeJS.Proc
       scenario: { message: message.trim() },
       ...(opts.conversation ? { conversationId: opts.conversation.trim() } : {}),
       ...(opts.snapshot ? { snapshotId: opts.snapshot.trim() } : {}),
+      ...(opts.model?.trim() ? { selectedSimulationModel: opts.model.trim() } : {}),
     };
     let outcome: Outcome;
     if (opts.stream === false) {

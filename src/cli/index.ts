@@ -70,12 +70,13 @@ export function registerClientCommands(program: Command): void {
     .requiredOption('--mind <mindId|name>', 'the mind: its id, or its exact name (found by search; an ambiguous name is refused)')
     .option('--conversation <id>', 'continue this conversation (the conversationId printed by an earlier ask)')
     .option('--snapshot <id>', 'answer as of this snapshot: only it and earlier snapshots are used')
+    .option('--model <id>', 'the simulation model (an id from GET /models); default: the server\'s default, or the conversation\'s model')
     .option('--no-stream', 'wait for the whole answer instead of streaming it')
     .addHelpText(
       'after',
       `\nExamples:\n  mindprint ask --mind "Ada Lovelace" "What do you make of the Analytical Engine?"\n  mindprint ask --mind 3f1c…e9 --conversation 7a2b…41 "And poetry?"\n\n${CLIENT_ENV_HELP}\n`,
     )
-    .action((message: string, opts: ConnectionOptions & { mind: string; conversation?: string; snapshot?: string; stream: boolean }) =>
+    .action((message: string, opts: ConnectionOptions & { mind: string; conversation?: string; snapshot?: string; model?: string; stream: boolean }) =>
       run(async () => (await import('./ask.ts')).runAsk(message, opts, withConnectionEnv(opts))),
     );
 }

@@ -20,7 +20,8 @@ export type ErrorCode =
   | 'UNAVAILABLE'
   | 'INTERNAL';
 
-const STATUS: Record<ErrorCode, number> = {
+/** The status of each code (docs/api.md lists them; test/api/error-codes.test.ts keeps the two equal). */
+export const STATUS: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   AUTH_FAILED: 401,
   FORBIDDEN: 403,

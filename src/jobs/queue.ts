@@ -24,9 +24,29 @@ export interface QueueDefinition {
   expireInSeconds: number;
 }
 
+export interface SendOptions {
+  /**
+   * Who the job is for (an organization). Jobs of a queue are taken highest priority first, then
+   * oldest first; a job is sent with priority −(its owner's jobs still waiting or running), so
+   * an owner with ten uploads queued has its eleventh wait behind every other owner's first:
+   * one organization's burst (or its decompression bombs) never holds everyone else's uploads.
+   */
+  owner?: string;
+}
+
+/** The priority of a job whose owner has `live` other jobs waiting or running in its queue (fairShare). */
+export function fairPriority(live: number): number {
+  return live > 0 ? -Math.min(live, MAX_FAIR_DEPTH) : 0;
+}
+/** Owners with more live jobs than this are all treated alike (pg-boss priorities are integers; any bound works). */
+const MAX_FAIR_DEPTH = 10_000;
+
 export interface JobQueue {
-  /** Enqueue a job using `tx` (a drizzle transaction), so it commits or rolls back with the caller's rows. */
-  send(tx: Db, queue: string, data: object): Promise<string>;
+  /**
+   * Enqueue a job using `tx` (a drizzle transaction), so it commits or rolls back with the caller's
+   * rows; with `owner`, fairly among owners (SendOptions).
+   */
+  send(tx: Db, queue: string, data: object, opts?: SendOptions): Promise<string>;
   /** Start `concurrency` workers for a queue in this process. */
   work<T extends object>(queue: string, concurrency: number, handler: (data: T, job: JobContext) => Promise<void>): Promise<void>;
   /** Wake this process's workers for a queue now instead of at their next poll. */
@@ -42,6 +62,8 @@ export interface JobQueue {
 
 /** The schema pg-boss keeps its tables in (jobs/sweeper.ts reads pgboss.job). */
 export const PGBOSS_SCHEMA = 'pgboss';
+/** The key of a job's data that names its owner (SendOptions.owner). */
+const OWNER_KEY = 'owner';
 
 export interface QueueOptions {
   queues: QueueDefinition[];
@@ -77,11 +99,20 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
   let released = false;
 
   return {
-    async send(tx, queue, data) {
+    async send(tx, queue, data, { owner } = {}) {
       const executor = {
         executeSql: async (text: string, values: unknown[]) => ({ rows: rowsOf(await tx.execute(positionalSql(text, values))) }),
       };
-      const id = await boss.send(queue, data, { db: executor });
+      let priority = 0;
+      if (owner !== undefined) {
+        const [row] = await executor.executeSql(
+          `select count(*)::int as n from ${PGBOSS_SCHEMA}.job where name = $1 and state in ('created', 'retry', 'active') and data->>'${OWNER_KEY}' = $2`,
+          [queue, owner],
+        ).then((r) => r.rows as { n: number }[]);
+        priority = fairPriority(row?.n ?? 0);
+        data = { ...data, [OWNER_KEY]: owner };
+      }
+      const id = await boss.send(queue, data, { db: executor, priority });
       if (!id) throw new Error(`job queue refused a job for ${queue}`);
       return id;
     },

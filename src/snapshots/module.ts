@@ -4,6 +4,7 @@ import { jobLogger } from '../jobs/log.ts';
 import { QUEUE, queueDefinitions } from '../jobs/queues.ts';
 import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
 import { snapshotRoutes, uploadRoutes } from './routes.ts';
+import { STALE_TEMP_MS, sweepTempFiles } from '../storage/local-store.ts';
 import { deleteMindArtifacts } from './service.ts';
 import { sweepArtifactsOnSchedule, sweepLostSnapshots } from './sweeper.ts';
 
@@ -20,6 +21,14 @@ export const snapshotsModule: Module = {
     ctx.queue.repeat('artifact sweeper', ctx.config.jobMaintenanceSeconds, () =>
       sweepArtifactsOnSchedule(ctx, log).catch((err: unknown) => log.warn({ err }, 'artifact sweep failed; trying again at the next maintenance')),
     );
+    // Temp files of uploads a killed process left (the spool dir each time, the local store's tree hourly).
+    let lastStoreWalk = 0;
+    ctx.queue.repeat('temp file sweeper', ctx.config.jobMaintenanceSeconds, async () => {
+      const walkStore = !ctx.config.storageUrl && Date.now() - lastStoreWalk >= 60 * 60 * 1000;
+      if (walkStore) lastStoreWalk = Date.now();
+      const swept = await sweepTempFiles(ctx.config.dataDir, { olderThanMs: STALE_TEMP_MS, walkStore });
+      if (swept.uploads + (swept.storeTemps ?? 0) > 0) log.info({ ...swept }, 'temp file sweeper: files of interrupted uploads removed');
+    });
   },
   routes: snapshotRoutes,
   publicRoutes: uploadRoutes,

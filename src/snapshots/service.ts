@@ -288,7 +288,7 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
         .values({ organizationId: caller.organizationId, mindId, digitalTwinId, artifactId, mindsetDate, requestedSpeaker })
         .returning({ id: snapshots.id });
       // Same transaction: the snapshot and its job exist together or not at all.
-      await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: row!.id });
+      await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: row!.id }, { owner: caller.organizationId });
       return row!.id;
     });
   } catch (err) {

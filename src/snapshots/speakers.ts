@@ -159,7 +159,7 @@ export async function setSpeaker(ctx: AppContext, caller: Caller, mindId: string
       })
       .where(and(eq(snapshots.id, s.id), inArray(snapshots.status, ['completed', 'failed'])))
       .returning();
-    await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: s.id });
+    await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: s.id }, { owner: caller.organizationId });
     return updated!;
   });
   if (!row) throw notFound('Snapshot');

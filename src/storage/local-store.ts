@@ -235,3 +235,52 @@ export class LocalArtifactStore implements ArtifactStore {
     return { url: `${opts.publicBaseUrl.replace(/\/+$/, '')}/uploads/${token}`, expiresAt };
   }
 }
+
+/**
+ * Temp files a killed process leaves behind: spooled uploads (`${dataDir}/tmp/upload-<uuid>`,
+ * src/snapshots/spool.ts) and, in the local store, the hidden `.<name>.<hex>.tmp` files of writes
+ * (put above). A live one is never older than a request (the server's requestTimeout is 2
+ * minutes, and the file is written to until then), so anything older than STALE_TEMP_MS is dead.
+ */
+export const STALE_TEMP_MS = 15 * 60 * 1000;
+
+export interface TempSweep {
+  /** Spooled uploads removed. */
+  uploads: number;
+  /** Temp files of store writes removed (null: the store was not walked). */
+  storeTemps: number | null;
+}
+
+/**
+ * Removes the temp files under `dataDir` last written more than `olderThanMs` ago (0: all of
+ * them, for a process that holds the data dir alone, at start). `walkStore` also walks the local
+ * artifact store's tree (a directory per mind) for its temp files; the spool dir is one readdir.
+ */
+export async function sweepTempFiles(dataDir: string, opts: { olderThanMs: number; walkStore: boolean }): Promise<TempSweep> {
+  const cutoff = Date.now() - opts.olderThanMs;
+  const removeIfStale = async (file: string): Promise<boolean> => {
+    try {
+      if (opts.olderThanMs > 0 && (await stat(file)).mtimeMs > cutoff) return false;
+      await unlink(file);
+      return true;
+    } catch {
+      return false; // gone already, or not ours to remove
+    }
+  };
+  let uploads = 0;
+  const spool = path.join(dataDir, 'tmp');
+  for (const entry of await readdir(spool, { withFileTypes: true }).catch(() => [])) {
+    if (entry.isFile() && /^upload-[0-9a-f-]{36}$/.test(entry.name) && (await removeIfStale(path.join(spool, entry.name)))) uploads++;
+  }
+  if (!opts.walkStore) return { uploads, storeTemps: null };
+  let storeTemps = 0;
+  const pending = [path.resolve(dataDir, 'artifacts')];
+  for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile() && /^\..+\.[0-9a-f]{12}\.tmp$/.test(entry.name) && (await removeIfStale(full))) storeTemps++;
+    }
+  }
+  return { uploads, storeTemps };
+}

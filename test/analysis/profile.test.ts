@@ -25,8 +25,12 @@ test('traits are weighted by words and recency; trajectories run oldest first', 
   // Same words, eight years apart (four half-lives): the recent snapshot dominates.
   assert.ok(openness.score! > 0.7 && openness.score! < 0.8, `${openness.score}`);
   assert.equal(openness.snapshots, 2);
-  // Both snapshots share one model: the pooled 20k words × its held-out skill, not 1 − Π(1 − cᵢ).
-  assert.ok(Math.abs(openness.confidence - (20000 / 20600) * loadBigFiveModel().traits.openness.skill) < 1e-3, `${openness.confidence}`);
+  // Both snapshots share one model: the pooled 20k words × its held-out skill (0.9 at 10k words ⇒
+  // skill 0.9 × 10600 / 10000), not 1 − Π(1 − cᵢ).
+  assert.ok(Math.abs(openness.confidence - (20000 / 20600) * 0.954) < 1e-3, `${openness.confidence}`);
+  // The trust note describes the aggregate, not the latest file.
+  assert.equal(openness.words, 20000);
+  assert.match(openness.note ?? '', /^Estimated from 20,000 words over 2 snapshots/);
   assert.ok(p.traits.find((t) => t.name === 'wordsPerTurn')!.confidence >= 0.99, 'style confidence: independent evidence adds up');
   const traj = p.trajectories.find((t) => t.name === 'openness')!;
   assert.deepEqual(traj.points.map((x) => x.snapshotId), ['s-old', 's-new']);
@@ -104,7 +108,13 @@ test('a persona card from real snapshots: Obama across three 2012 debates', skip
   assert.ok(Math.max(...inProfile.values()) <= Math.ceil(profile.findings.length / 2), JSON.stringify([...inProfile]));
   // Big Five confidence pools the words but never exceeds the model's held-out skill.
   const model = loadBigFiveModel();
-  for (const t of profile.traits.filter((x) => x.instrument === 'big_five')) assert.ok(t.confidence <= model.traits[t.name as Trait].skill + 1e-9, `${t.name}: ${t.confidence}`);
+  for (const t of profile.traits.filter((x) => x.instrument === 'big_five')) {
+    const r = model.traits[t.name as Trait].registers;
+    assert.ok(t.confidence <= Math.max(r.written.skill, r.spoken.skill) + 1e-9, `${t.name}: ${t.confidence}`);
+    // Over all three debates: the note counts every snapshot's words.
+    assert.equal(t.words, profile.mindWords);
+    assert.match(t.note ?? '', new RegExp(`^Estimated from ${profile.mindWords.toLocaleString('en-US')} words over 3 snapshots`));
+  }
 });
 
 test('topics merge across snapshots by subject, not only by identical label', () => {
@@ -115,4 +125,27 @@ test('topics merge across snapshots by subject, not only by identical label', ()
   ]);
   assert.deepEqual(p.keyTopics.map((t) => [t.label, t.snapshots]), [['tax', 2], ['Medicare', 1], ['oil', 1]]);
   assert.ok(p.keyTopics[0]!.keywords.includes('deficit'));
+});
+
+test('trajectories say whether a change exceeds the measurement noise', () => {
+  const model = loadBigFiveModel();
+  const noise = model.traits.openness.noise;
+  // Two long snapshots far apart in value: a real change. Two short ones close together: noise.
+  const big = buildProfile([snapshot('a', '2020-01-01', 20000, 0.2), snapshot('b', '2021-01-01', 20000, 0.8)]);
+  const change = big.trajectories.find((t) => t.name === 'openness')!.change!;
+  assert.equal(change.exceedsNoise, true, JSON.stringify(change));
+  assert.match(change.note, /rose from 0\.20 to 0\.80/);
+  const se = noise / Math.sqrt(200);
+  const small = buildProfile([snapshot('a', '2020-01-01', 200, 0.5), snapshot('b', '2021-01-01', 200, 1 / (1 + Math.exp(-se)))]);
+  const same = small.trajectories.find((t) => t.name === 'openness')!;
+  assert.equal(same.change!.exceedsNoise, false);
+  assert.match(same.change!.note, /No change beyond the measurement's noise/);
+  // Each point carries its band, wider on fewer words; style trajectories have no change.
+  const p = same.points[0]!;
+  assert.ok(p.low! < 0.5 && p.high! > 0.5);
+  const q = big.trajectories.find((t) => t.name === 'openness')!.points[0]!;
+  assert.ok(q.high! - q.low! < p.high! - p.low!);
+  assert.equal(big.trajectories.find((t) => t.name === 'wordsPerTurn')!.change, null);
+  // A single snapshot: no change to report.
+  assert.equal(buildProfile([snapshot('a', '2020-01-01', 2000, 0.4)]).trajectories[0]!.change, null);
 });

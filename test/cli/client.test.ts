@@ -81,7 +81,7 @@ test('--help describes the options and the environment', async () => {
   for (const word of ['--mind <mindId|name>', '--create', '--date <ISO>', '--speaker <label>', '--json', 'MINDPRINT_URL', 'MINDPRINT_API_KEY']) assert.ok(upload.stdout.includes(word), `upload --help mentions ${word}`);
   const ask = await cli(['ask', '--help']);
   assert.equal(ask.code, 0, ask.stderr);
-  for (const word of ['--mind <mindId|name>', '--conversation <id>', '--snapshot <id>', '--no-stream', 'MINDPRINT_URL', 'MINDPRINT_API_KEY']) assert.ok(ask.stdout.includes(word), `ask --help mentions ${word}`);
+  for (const word of ['--mind <mindId|name>', '--conversation <id>', '--snapshot <id>', '--model <id>', '--no-stream', 'MINDPRINT_URL', 'MINDPRINT_API_KEY']) assert.ok(ask.stdout.includes(word), `ask --help mentions ${word}`);
   const top = await cli(['--help']);
   assert.match(top.stdout, /upload \[options\] <files\.\.\.>/);
   assert.match(top.stdout, /ask \[options\] <message>/);
@@ -189,6 +189,18 @@ test('ask streams an answer made of the person’s words; evidence and the conve
   assert.match(next.stderr, new RegExp(`^conversationId: ${conversationId}$`, 'm'));
   const stored = await s.api('GET', `/simulations/${simulationId}`);
   assert.equal(stored.body.messages.length, 4);
+});
+
+test('ask --model chooses the simulation model; an unknown one exits 1 listing the available models', async () => {
+  const r = await cli(['ask', '--mind', MIND, '--model', 'mindprint-extractive-1', '--no-stream', 'What would you do about property taxes and the library?']);
+  assert.equal(r.code, 0, r.stderr);
+  const simulationId = new RegExp(`^simulationId: (${UUID})$`, 'm').exec(r.stderr)![1];
+  const stored = await s.api('GET', `/simulations/${simulationId}`);
+  assert.equal(stored.body.messages[1].content.model, 'mindprint-extractive-1');
+  const bad = await cli(['ask', '--mind', MIND, '--model', 'no-such-model', 'Hello?']);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /"no-such-model" is not an available model; available models: mindprint-extractive-1/);
+  assert.equal(bad.stdout, '');
 });
 
 test('a bad key, a missing setting and an unreachable service exit 1 with a clear message', async () => {

@@ -18,7 +18,7 @@ test('the committed client types match the OpenAPI document the service serves n
   const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-client-types-'));
   try {
     const out = path.join(dir, 'openapi-types.ts');
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate-client-types.ts', '--out', out], { cwd: root, timeout: 60_000 });
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/generate-client-types.ts', '--out', out], { cwd: root, timeout: 180_000 });
     const fresh = await readFile(out, 'utf8');
     const committed = await readFile(path.join(root, 'packages/client/src/openapi-types.ts'), 'utf8');
     assert.match(fresh, /"\/minds\/\{mindId\}\/snapshots\/\{snapshotId\}\/status"/);

@@ -32,6 +32,6 @@ test('a label scan past its budget is stopped, queue wait included, and the pool
   assert.deepEqual(await speakerLabels(small(), 'vtt'), ['Ann', 'Ben']);
 });
 
-test('an errno code survives the trip back from the parser thread', async () => {
+test('an errno code survives the trip back from the parser process', async () => {
   await assert.rejects(parseTranscriptFile(tmp.file('gone.txt', 'x') + '.missing', 'txt'), (err: any) => err.code === 'ENOENT');
 });

@@ -19,7 +19,7 @@ import type { paths } from './openapi-types.ts';
 import { parseEventStream } from './sse.ts';
 
 export { parseEventStream, type SseMessage } from './sse.ts';
-export type { paths } from './openapi-types.ts';
+export type { operations, paths } from './openapi-types.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 /** The 200 JSON body of an operation. */

@@ -16,290 +16,13 @@ export interface paths {
          * List the caller's API keys
          * @description Keys of the calling user; secrets are never returned. `lastUsedAt` is written in batches, so it may lag by a few seconds.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            apiKeys: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                expiresAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                lastUsedAt: string | null;
-                                name: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string;
-                                /**
-                                 * @description The first characters of the key, to tell keys apart
-                                 * @example mp_Xk2
-                                 */
-                                prefix: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                revokedAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description A new key for the calling user. The secret is in the response once and is never shown again.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @example 90 */
-                        expiresInDays?: number;
-                        /** @example ci */
-                        name?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            apiKey: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                expiresAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                lastUsedAt: string | null;
-                                name: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string;
-                                /**
-                                 * @description The first characters of the key, to tell keys apart
-                                 * @example mp_Xk2
-                                 */
-                                prefix: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                revokedAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                            };
-                            /** @example mp_… */
-                            key: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -320,157 +43,7 @@ export interface paths {
          * Revoke an API key
          * @description Revokes one of the caller’s own keys (the key in use included). Requests with it answer 401 from then on.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    keyId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            apiKey: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                expiresAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                lastUsedAt: string | null;
-                                name: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string;
-                                /**
-                                 * @description The first characters of the key, to tell keys apart
-                                 * @example mp_Xk2
-                                 */
-                                prefix: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                revokedAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                            };
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -487,424 +60,13 @@ export interface paths {
          * List minds
          * @description Newest first. With `tagNames`, only minds carrying any of those tags (case-insensitive). All minds unless `limit` is given; `limit` and `offset` page through them.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description At most this many minds (default: all of them) */
-                    limit?: number;
-                    /** @description Skip this many minds first (with `limit`, for pages) */
-                    offset?: number;
-                    /** @description Comma-separated tag names; minds carrying any of them (case-insensitive). Empty means no filter. */
-                    tagNames?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            minds: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /** @example ada@example.com */
-                                email: string | null;
-                                /** @example 31 */
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example https://example.com/ada.png */
-                                imageUrl: string | null;
-                                /** @example false */
-                                isSelf: boolean;
-                                /** @example 9 */
-                                keyTopicCount: number;
-                                /** @example Ada Lovelace */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /** @example 24 */
-                                psychometricCount: number;
-                                /** @example private */
-                                scope: string;
-                                /** @example ada-lovelace */
-                                slug: string | null;
-                                /** @example 2 */
-                                snapshotCount: number;
-                                /**
-                                 * @example {
-                                 *       "linkedin": "https://linkedin.com/in/ada"
-                                 *     }
-                                 */
-                                socialMedia: {
-                                    [key: string]: unknown;
-                                } | null;
-                                tags: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /** @example sales */
-                                    name: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    organizationId: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    updatedAt: string | null;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listMinds"];
         put?: never;
         /**
          * Create a mind
          * @description Creates the mind and its default digital twin. `tags` is a comma-separated string (or an array); missing tags are created.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: email
-                         * @example ada@example.com
-                         */
-                        email?: string | null;
-                        /**
-                         * Format: uri
-                         * @example https://example.com/ada.png
-                         */
-                        imageUrl?: string | null;
-                        isSelf?: boolean;
-                        /** @example Ada Lovelace */
-                        name: string;
-                        socialMedia?: {
-                            [key: string]: unknown;
-                        } | null;
-                        tags?: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            digitalTwin: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example true */
-                                isDefault: boolean;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /** @example Default Twin */
-                                name: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                            };
-                            mind: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /** @example ada@example.com */
-                                email: string | null;
-                                /** @example 31 */
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example https://example.com/ada.png */
-                                imageUrl: string | null;
-                                /** @example false */
-                                isSelf: boolean;
-                                /** @example 9 */
-                                keyTopicCount: number;
-                                /** @example Ada Lovelace */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /** @example 24 */
-                                psychometricCount: number;
-                                /** @example private */
-                                scope: string;
-                                /** @example ada-lovelace */
-                                slug: string | null;
-                                /** @example 2 */
-                                snapshotCount: number;
-                                /**
-                                 * @example {
-                                 *       "linkedin": "https://linkedin.com/in/ada"
-                                 *     }
-                                 */
-                                socialMedia: {
-                                    [key: string]: unknown;
-                                } | null;
-                                tags: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /** @example sales */
-                                    name: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    organizationId: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    updatedAt: string | null;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createMind"];
         delete?: never;
         options?: never;
         head?: never;
@@ -919,565 +81,18 @@ export interface paths {
             cookie?: never;
         };
         /** Get a mind */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            mind: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /** @example ada@example.com */
-                                email: string | null;
-                                /** @example 31 */
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example https://example.com/ada.png */
-                                imageUrl: string | null;
-                                /** @example false */
-                                isSelf: boolean;
-                                /** @example 9 */
-                                keyTopicCount: number;
-                                /** @example Ada Lovelace */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /** @example 24 */
-                                psychometricCount: number;
-                                /** @example private */
-                                scope: string;
-                                /** @example ada-lovelace */
-                                slug: string | null;
-                                /** @example 2 */
-                                snapshotCount: number;
-                                /**
-                                 * @example {
-                                 *       "linkedin": "https://linkedin.com/in/ada"
-                                 *     }
-                                 */
-                                socialMedia: {
-                                    [key: string]: unknown;
-                                } | null;
-                                tags: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /** @example sales */
-                                    name: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    organizationId: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    updatedAt: string | null;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getMind"];
         /**
          * Update a mind
          * @description Partial update: any of name, email, imageUrl, socialMedia, tags (replaces the set), isSelf.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: email
-                         * @example ada@example.com
-                         */
-                        email?: string | null;
-                        /**
-                         * Format: uri
-                         * @example https://example.com/ada.png
-                         */
-                        imageUrl?: string | null;
-                        isSelf?: boolean;
-                        /** @example Ada Lovelace */
-                        name?: string;
-                        socialMedia?: {
-                            [key: string]: unknown;
-                        } | null;
-                        tags?: string | string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            mind: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /** @example ada@example.com */
-                                email: string | null;
-                                /** @example 31 */
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example https://example.com/ada.png */
-                                imageUrl: string | null;
-                                /** @example false */
-                                isSelf: boolean;
-                                /** @example 9 */
-                                keyTopicCount: number;
-                                /** @example Ada Lovelace */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /** @example 24 */
-                                psychometricCount: number;
-                                /** @example private */
-                                scope: string;
-                                /** @example ada-lovelace */
-                                slug: string | null;
-                                /** @example 2 */
-                                snapshotCount: number;
-                                /**
-                                 * @example {
-                                 *       "linkedin": "https://linkedin.com/in/ada"
-                                 *     }
-                                 */
-                                socialMedia: {
-                                    [key: string]: unknown;
-                                } | null;
-                                tags: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /** @example sales */
-                                    name: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    organizationId: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    updatedAt: string | null;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            };
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        put: operations["updateMind"];
         post?: never;
         /**
          * Delete a mind
          * @description Deletes the mind and everything derived from it: twin, tag links, snapshots, transcripts, analysis, stored files and simulations.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example true */
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        delete: operations["deleteMind"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1494,212 +109,7 @@ export interface paths {
          * Profile of a mind
          * @description The mind as of its linked completed snapshots: traits weighted by words and recency of mindsetDate, communication style, top topics and findings, and each trait’s trajectory across snapshots (oldest first).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            name: string;
-                            profile: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                asOf: string | null;
-                                findings: {
-                                    confidence: number;
-                                    /** @enum {string} */
-                                    kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    mindsetDate: string;
-                                    /** @enum {string} */
-                                    polarity: "positive" | "negative" | "neutral";
-                                    quote: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    snapshotId: string;
-                                    startMs: number | null;
-                                    statement: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    turnId: string;
-                                }[];
-                                keyTopics: {
-                                    evidence: {
-                                        quote: string;
-                                        /**
-                                         * Format: uuid
-                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                         */
-                                        snapshotId: string;
-                                        startMs: number | null;
-                                        /**
-                                         * Format: uuid
-                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                         */
-                                        turnId: string;
-                                    }[];
-                                    keywords: string[];
-                                    label: string;
-                                    sentiment: number;
-                                    share: number;
-                                    /** @description Snapshots whose topics were merged into this one */
-                                    snapshots: number;
-                                }[];
-                                mindWords: number;
-                                snapshotCount: number;
-                                /** @description Communication-style measures by name */
-                                style: {
-                                    [key: string]: number | null;
-                                };
-                                traits: {
-                                    confidence: number;
-                                    /** @example big_five */
-                                    instrument: string;
-                                    /** @example openness */
-                                    name: string;
-                                    percentile: number | null;
-                                    /** @description Weighted by words and recency */
-                                    score: number | null;
-                                    /** @description Snapshots that contributed a score */
-                                    snapshots: number;
-                                }[];
-                                trajectories: {
-                                    instrument: string;
-                                    name: string;
-                                    /** @description Oldest first */
-                                    points: {
-                                        confidence: number;
-                                        /**
-                                         * Format: date-time
-                                         * @example 2026-11-22T13:00:00.000Z
-                                         */
-                                        mindsetDate: string;
-                                        mindWords: number;
-                                        percentile: number | null;
-                                        score: number | null;
-                                        /**
-                                         * Format: uuid
-                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                         */
-                                        snapshotId: string;
-                                    }[];
-                                }[];
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getMindProfile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1825,7 +235,7 @@ export interface paths {
                              * @example VALIDATION_FAILED
                              * @enum {string}
                              */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                             /**
                              * @description Short human-readable error title
                              * @example Bad Request
@@ -1853,7 +263,7 @@ export interface paths {
                              * @example VALIDATION_FAILED
                              * @enum {string}
                              */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                             /**
                              * @description Short human-readable error title
                              * @example Bad Request
@@ -1881,7 +291,63 @@ export interface paths {
                              * @example VALIDATION_FAILED
                              * @enum {string}
                              */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                            /**
+                             * @description Short human-readable error title
+                             * @example Bad Request
+                             */
+                            error: string;
+                            /**
+                             * @description What went wrong; for 400 it names the field
+                             * @example body.name must NOT have fewer than 1 characters
+                             */
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Machine-readable code
+                             * @example VALIDATION_FAILED
+                             * @enum {string}
+                             */
+                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
                             /**
                              * @description Short human-readable error title
                              * @example Bad Request
@@ -1918,130 +384,7 @@ export interface paths {
          * Get a signed URL to upload a transcript
          * @description Creates an artifact and a URL to PUT its raw bytes to (with the same Content-Type), valid for one hour and one upload. Then create the snapshot with `artifactId`.
          */
-        get: {
-            parameters: {
-                query: {
-                    contentType: string;
-                    fileName: string;
-                };
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            artifactId: string;
-                            contentType: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            expiresAt: string;
-                            fileName: string;
-                            /** @description PUT the raw file bytes here, with the same Content-Type, before expiresAt. Works once. */
-                            signedUrl: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSignedUploadUrl"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2061,416 +404,13 @@ export interface paths {
          * List snapshots of a mind
          * @description Newest `mindsetDate` first. Each row names its file, the speaker taken to be the mind and their words, and flags a file that names no speakers (`speakersLabelled: false`, `speakerWarning`).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            snapshots: {
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                artifactId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                completedAt: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string | null;
-                                /** @description Why processing failed (null unless failed) */
-                                error: string | null;
-                                /**
-                                 * @description Name of the uploaded file
-                                 * @example debate.vtt
-                                 */
-                                fileName: string;
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                keyTopicCount: number;
-                                /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                                linked: boolean;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                mindsetDate: string;
-                                /**
-                                 * @description The speaker label taken to be the mind (null until processed)
-                                 * @example Lenny Rachitsky
-                                 */
-                                mindSpeaker: string | null;
-                                /** @description Words of the mind’s own turns (0 until processed) */
-                                mindWords: number;
-                                psychometricCount: number;
-                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                                speakersLabelled: boolean | null;
-                                /**
-                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                                 */
-                                speakerWarning: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                startedAt: string | null;
-                                /**
-                                 * @example completed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "processing" | "completed" | "failed";
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["listSnapshots"];
         put?: never;
         /**
          * Create a memory bank snapshot
          * @description multipart/form-data with `file` (WebVTT, DOCX, PDF, SRT or plain-text transcript; the type is detected from the content) **or** `artifactId` (uploaded through a signed URL), and optionally `mindsetDate` (ISO 8601 date or date-time, default now; a date is midnight UTC, a date-time without a zone is UTC, and a date that is not on the calendar such as 2021-02-30 is a 400), `digitalTwinId` (default twin), `speaker` (the speaker label that is this mind; otherwise matched by the mind’s name, else the speaker with the most words). Answers as soon as the file is stored and processing is queued. Files over MINDPRINT_MAX_UPLOAD_MB (default 50) → 413; an artifact whose upload is still being received or checked → 409. Beside the spec’s `message`, `mindAssessmentId` and `artifactId`, the answer says what can be told of the file’s speakers before it is processed (`speakersLabelled`, `speakerWarning`: an auto-caption track names no speakers, so every voice in it would count as the mind); the status answer says it for every file once processed. `speaker` is matched ignoring case, by a unique prefix or by name; a label it does not name, or names ambiguously, is a 400 listing the file’s `speakers` (and the `candidates`).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            artifactId: string;
-                            /**
-                             * @description Detected from the bytes
-                             * @enum {string}
-                             */
-                            fileKind: "vtt" | "srt" | "docx" | "pdf" | "txt";
-                            /** @example debate.vtt */
-                            fileName: string;
-                            /** @example Snapshot created; processing has started */
-                            message: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindAssessmentId: string;
-                            /** @description The label the `speaker` field named in the file (matched by case, prefix or name), or what was sent when the labels could not be read in time (the processing checks it); null without `speaker` */
-                            speaker: string | null;
-                            /** @description Known at once only when the upload can tell without processing: `false` for an auto-caption track (a WebVTT file with word timings and no voice tags), and true/false when the upload read the labels to check `speaker`. Otherwise null: the status answer (GET …/status) says once the file is processed. */
-                            speakersLabelled: boolean | null;
-                            /**
-                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                             */
-                            speakerWarning: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["createSnapshot"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2488,61 +428,2778 @@ export interface paths {
          * Snapshot details
          * @description The snapshot with its artifact, speakers and attribution; `includeTranscript=true` adds the parsed turns, `includePsychometrics=true` the psychometrics.
          */
-        get: {
-            parameters: {
-                query?: {
-                    includePsychometrics?: boolean;
-                    includeTranscript?: boolean;
+        get: operations["getSnapshot"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a snapshot
+         * @description Its turns and analysis are deleted, and its stored file when no other snapshot uses it.
+         */
+        delete: operations["deleteSnapshot"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/findings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Findings of a snapshot
+         * @description What the person states about themselves and the world, quoted from their own turns.
+         */
+        get: operations["getFindings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a snapshot
+         * @description The snapshot feeds the mind’s simulations and profile again.
+         */
+        post: operations["linkSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/psychometrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Psychometrics of a snapshot
+         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns. See src/analysis/README.md for definitions.
+         */
+        get: operations["getPsychometrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/speaker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the mind’s speaker of a snapshot
+         * @description Re-attributes the snapshot to another speaker label of its file (matched ignoring case, by a unique prefix such as "Lenny" → "Lenny Rachitsky", or by name) and processes it again: it goes back to `pending`, its memory and analysis are replaced when it completes (follow it with …/status). The label that already is the mind’s changes nothing (`reprocessing: false`). Works on completed and failed snapshots; 409 while it is pending or processing. A label the file does not have, or an ambiguous one, is a 400 listing the `speakers` (and `candidates`).
+         */
+        put: operations["setSnapshotSpeaker"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/speakers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Speakers of a snapshot
+         * @description The speaker labels of the snapshot’s file, in order of first appearance, with their turns, words and up to three of their lines, and which one is the mind. A failed snapshot’s labels are read from its file again (no counts or lines). 409 while the snapshot is pending or processing.
+         */
+        get: operations["listSnapshotSpeakers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Snapshot processing status
+         * @description pending → processing → completed | failed; `error` says why a snapshot failed. Beside the spec’s fields: once processed, `mindSpeaker` (the label taken to be the mind), `speakersLabelled` and `speakerWarning` (false / a sentence when the file names no speakers, so every voice in it counts as the mind).
+         */
+        get: operations["getSnapshotStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/topic-analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Key topics of a snapshot */
+        get: operations["getTopicAnalysis"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/unlink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unlink a snapshot
+         * @description The snapshot is kept but no longer feeds the mind’s simulations or aggregate profile.
+         */
+        post: operations["unlinkSnapshot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a mind's tags
+         * @description `tagNames` is an array or a comma-separated string; missing tags are created; an empty list removes every tag.
+         */
+        put: operations["setMindTags"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search minds
+         * @description Case-insensitive partial match on name, email, slug, tag names and social-media values; a query never matches across two of them. Best first: a field equal to the query, then a field starting with it, then any containing it. At most `limit` (default 50, up to 200).
+         */
+        get: operations["searchMinds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List simulation models
+         * @description The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named: MINDPRINT_DEFAULT_MODEL when set, else the first configured LLM model, else the extractive engine.
+         */
+        get: operations["listModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a simulation
+         * @description Answers `scenario.message` the way the person would, from what they really said: the mind's own turns in its completed, linked snapshots (with `snapshotId`, only that snapshot and earlier ones by `mindsetDate`).
+         *
+         *     A simulation is a conversation: without `conversationId` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; `selectedSimulationModel` switches the model, and the conversation keeps the model chosen last for the turns after). A follow-up ("Why?", "Give me an example.") is answered from the conversation so far, with what its earlier answers did not already quote.
+         *
+         *     **Three ways to get the answer**
+         *     - Default: 200 `{message, simulationId, conversationId, messageId, model, evidence, analysis}`. `evidence` are verbatim quotes of the person's turns the answer rests on; `analysis` is what they would be thinking, feeling, saying and doing. If an LLM provider fails, 502 with `engineCode`, `simulationId` and `messageId` (the stored message is `failed`).
+         *     - `stream: true`: `text/event-stream` with these events (each `data:` is one JSON object):
+         *       - `start` `{simulationId, conversationId, messageId}` — first, once the messages are stored;
+         *       - `delta` `{text}` — pieces of the answer; concatenated they are the answer;
+         *       - `done` `{message, evidence, analysis, model}` — last, once the answer is stored;
+         *       - `error` `{error, code}` — last, instead of `done`, when the run failed (the stored message is `failed` with `errors`).
+         *       Closing the connection cancels the generation; the stored message then ends `failed` with code `aborted`, keeping the text streamed so far (or `completed` if it had finished). While it streams, `GET /simulations/{id}` shows the message `streaming` with the text so far (saved about once a second).
+         *     - `runInBackground: true`: 200 at once `{message: "Simulation queued", simulationId, conversationId, messageId, status: "pending"}`; a worker produces the answer, and `GET /simulations/{simulationId}` shows the assistant message go from `pending` to `completed` (or `failed` with `errors`).
+         *
+         *     400 when the message is empty, the mind has no completed, linked snapshot, the conversation is another mind's, or the model is unknown (the message lists the available models). 404 for an unknown mind, snapshot or conversation; 403 for a conversation that is neither yours nor shared with you.
+         */
+        post: operations["simulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List simulations
+         * @description Your simulations and those shared with you, most recently active first: a conversation moves to the top when a message is added to it or an answer completes (`updatedAt`). `limit` defaults to 20 (at most 100); `count` is the total.
+         */
+        get: operations["listSimulations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/{simulationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a simulation
+         * @description The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending; while it streams, the text so far, saved about once a second; a failed answer keeps the text produced before the failure); `errors` is null or a list of `{code, message}`; `framework` is the framework that produced the message (`mindprint` for this service's engines).
+         */
+        get: operations["getSimulation"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a simulation
+         * @description Deletes the simulation and its messages. Only its owner can.
+         */
+        delete: operations["deleteSimulation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/{simulationId}/share": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Share a simulation
+         * @description Shares it with users of your organization (by id or email; see GET /users). Only the owner can. Unknown users are a 400 that names them.
+         */
+        post: operations["shareSimulation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/simulations/{simulationId}/share/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Stop sharing a simulation with a user
+         * @description Only the owner can. Removing a user it is not shared with changes nothing.
+         */
+        delete: operations["unshareSimulation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tags
+         * @description Every tag of the organization with the number of minds carrying it.
+         */
+        get: operations["listTags"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tags/{tagId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rename a tag
+         * @description Names are unique per organization without regard to case; renaming onto an existing name answers 409.
+         */
+        put: operations["renameTag"];
+        post?: never;
+        /**
+         * Delete a tag
+         * @description The tag is taken off every mind.
+         */
+        delete: operations["deleteTag"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/uploads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Upload a file to a signed URL
+         * @description The raw file bytes, with the Content-Type the URL was signed for. 403 when the URL is tampered with, expired or already used, or its artifact or mind was deleted; 413 over the size limit; 400 when the content is not a supported transcript. Served at the root, not under the API base path (take the URL as `signedUrl` gives it).
+         */
+        put: operations["uploadToSignedUrl"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage of the calling API key
+         * @description Request counts and latencies (ms, measured in the server) of the calling key between `from` and `to` (inclusive UTC days; default the last 30 days). Percentiles come from a log-scale histogram (±2.5%).
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your organization's users
+         * @description The people a simulation can be shared with.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+                content: {
+                    "application/json": {
+                        apiKeys: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            expiresAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            lastUsedAt: string | null;
+                            name: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string;
+                            /**
+                             * @description The first characters of the key, to tell keys apart
+                             * @example mp_Xk2
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            revokedAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                        }[];
                     };
-                    content: {
-                        "application/json": {
-                            artifact: {
-                                /** @example text/vtt */
-                                contentType: string;
-                                /** @example interview.vtt */
-                                fileName: string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example 90 */
+                    expiresInDays?: number;
+                    /** @example ci */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKey: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            expiresAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            lastUsedAt: string | null;
+                            name: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string;
+                            /**
+                             * @description The first characters of the key, to tell keys apart
+                             * @example mp_Xk2
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            revokedAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                        };
+                        /** @example mp_… */
+                        key: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKey: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            expiresAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            lastUsedAt: string | null;
+                            name: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string;
+                            /**
+                             * @description The first characters of the key, to tell keys apart
+                             * @example mp_Xk2
+                             */
+                            prefix: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            revokedAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listMinds: {
+        parameters: {
+            query?: {
+                /** @description At most this many minds (default: all of them) */
+                limit?: number;
+                /** @description Skip this many minds first (with `limit`, for pages) */
+                offset?: number;
+                /** @description Comma-separated tag names; minds carrying any of them (case-insensitive). Empty means no filter. */
+                tagNames?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        minds: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /** @example ada@example.com */
+                            email: string | null;
+                            /** @example 31 */
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example https://example.com/ada.png */
+                            imageUrl: string | null;
+                            /** @example false */
+                            isSelf: boolean;
+                            /** @example 9 */
+                            keyTopicCount: number;
+                            /** @example Ada Lovelace */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /** @example 24 */
+                            psychometricCount: number;
+                            /** @example private */
+                            scope: string;
+                            /** @example ada-lovelace */
+                            slug: string | null;
+                            /** @example 2 */
+                            snapshotCount: number;
+                            /**
+                             * @example {
+                             *       "linkedin": "https://linkedin.com/in/ada"
+                             *     }
+                             */
+                            socialMedia: {
+                                [key: string]: unknown;
+                            } | null;
+                            tags: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string | null;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 id: string;
+                                /** @example sales */
+                                name: string;
                                 /**
-                                 * @description Detected from the bytes
-                                 * @enum {string|null}
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                kind: "vtt" | "srt" | "docx" | "pdf" | "txt" | null;
-                                sha256: string | null;
-                                size: number | null;
+                                organizationId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                updatedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createMind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    email?: string | null;
+                    /**
+                     * Format: uri
+                     * @example https://example.com/ada.png
+                     */
+                    imageUrl?: string | null;
+                    isSelf?: boolean;
+                    /** @example Ada Lovelace */
+                    name: string;
+                    socialMedia?: {
+                        [key: string]: unknown;
+                    } | null;
+                    tags?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        digitalTwin: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example true */
+                            isDefault: boolean;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /** @example Default Twin */
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                        };
+                        mind: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /** @example ada@example.com */
+                            email: string | null;
+                            /** @example 31 */
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example https://example.com/ada.png */
+                            imageUrl: string | null;
+                            /** @example false */
+                            isSelf: boolean;
+                            /** @example 9 */
+                            keyTopicCount: number;
+                            /** @example Ada Lovelace */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /** @example 24 */
+                            psychometricCount: number;
+                            /** @example private */
+                            scope: string;
+                            /** @example ada-lovelace */
+                            slug: string | null;
+                            /** @example 2 */
+                            snapshotCount: number;
+                            /**
+                             * @example {
+                             *       "linkedin": "https://linkedin.com/in/ada"
+                             *     }
+                             */
+                            socialMedia: {
+                                [key: string]: unknown;
+                            } | null;
+                            tags: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /** @example sales */
+                                name: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                organizationId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                updatedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mind: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /** @example ada@example.com */
+                            email: string | null;
+                            /** @example 31 */
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example https://example.com/ada.png */
+                            imageUrl: string | null;
+                            /** @example false */
+                            isSelf: boolean;
+                            /** @example 9 */
+                            keyTopicCount: number;
+                            /** @example Ada Lovelace */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /** @example 24 */
+                            psychometricCount: number;
+                            /** @example private */
+                            scope: string;
+                            /** @example ada-lovelace */
+                            slug: string | null;
+                            /** @example 2 */
+                            snapshotCount: number;
+                            /**
+                             * @example {
+                             *       "linkedin": "https://linkedin.com/in/ada"
+                             *     }
+                             */
+                            socialMedia: {
+                                [key: string]: unknown;
+                            } | null;
+                            tags: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /** @example sales */
+                                name: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                organizationId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                updatedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateMind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example ada@example.com
+                     */
+                    email?: string | null;
+                    /**
+                     * Format: uri
+                     * @example https://example.com/ada.png
+                     */
+                    imageUrl?: string | null;
+                    isSelf?: boolean;
+                    /** @example Ada Lovelace */
+                    name?: string;
+                    socialMedia?: {
+                        [key: string]: unknown;
+                    } | null;
+                    tags?: string | string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mind: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /** @example ada@example.com */
+                            email: string | null;
+                            /** @example 31 */
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example https://example.com/ada.png */
+                            imageUrl: string | null;
+                            /** @example false */
+                            isSelf: boolean;
+                            /** @example 9 */
+                            keyTopicCount: number;
+                            /** @example Ada Lovelace */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /** @example 24 */
+                            psychometricCount: number;
+                            /** @example private */
+                            scope: string;
+                            /** @example ada-lovelace */
+                            slug: string | null;
+                            /** @example 2 */
+                            snapshotCount: number;
+                            /**
+                             * @example {
+                             *       "linkedin": "https://linkedin.com/in/ada"
+                             *     }
+                             */
+                            socialMedia: {
+                                [key: string]: unknown;
+                            } | null;
+                            tags: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /** @example sales */
+                                name: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                organizationId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                updatedAt: string | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string | null;
+                        };
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteMind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getMindProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        mindId: string;
+                        name: string;
+                        profile: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            asOf: string | null;
+                            findings: {
+                                confidence: number;
+                                /** @enum {string} */
+                                kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                mindsetDate: string;
+                                /** @enum {string} */
+                                polarity: "positive" | "negative" | "neutral";
+                                quote: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                snapshotId: string;
+                                startMs: number | null;
+                                statement: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                turnId: string;
+                            }[];
+                            keyTopics: {
+                                evidence: {
+                                    quote: string;
+                                    /**
+                                     * Format: uuid
+                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                     */
+                                    snapshotId: string;
+                                    startMs: number | null;
+                                    /**
+                                     * Format: uuid
+                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                     */
+                                    turnId: string;
+                                }[];
+                                keywords: string[];
+                                label: string;
+                                sentiment: number;
+                                share: number;
+                                /** @description Snapshots whose topics were merged into this one */
+                                snapshots: number;
+                            }[];
+                            mindWords: number;
+                            snapshotCount: number;
+                            /** @description Communication-style measures by name */
+                            style: {
+                                [key: string]: number | null;
                             };
+                            traits: {
+                                confidence: number;
+                                /** @example big_five */
+                                instrument: string;
+                                /** @example openness */
+                                name: string;
+                                percentile: number | null;
+                                /** @description Weighted by words and recency */
+                                score: number | null;
+                                /** @description Snapshots that contributed a score */
+                                snapshots: number;
+                            }[];
+                            trajectories: {
+                                instrument: string;
+                                name: string;
+                                /** @description Oldest first */
+                                points: {
+                                    confidence: number;
+                                    /**
+                                     * Format: date-time
+                                     * @example 2026-11-22T13:00:00.000Z
+                                     */
+                                    mindsetDate: string;
+                                    mindWords: number;
+                                    percentile: number | null;
+                                    score: number | null;
+                                    /**
+                                     * Format: uuid
+                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                     */
+                                    snapshotId: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSignedUploadUrl: {
+        parameters: {
+            query: {
+                contentType: string;
+                fileName: string;
+            };
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        artifactId: string;
+                        contentType: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        expiresAt: string;
+                        fileName: string;
+                        /** @description PUT the raw file bytes here, with the same Content-Type, before expiresAt. Works once. */
+                        signedUrl: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listSnapshots: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        snapshots: {
                             /**
                              * Format: uuid
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
                             artifactId: string;
-                            /**
-                             * @description How the mind’s speaker was chosen: the `speaker` field (at upload, or PUT …/speaker), a match of the mind’s name, or the speaker with the most words
-                             * @enum {string|null}
-                             */
-                            attribution: "requested" | "name" | "inferred" | null;
-                            /**
-                             * @description How the mind’s words were told apart from the others’, in a sentence for people (null until the snapshot is processed)
-                             * @example The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s.
-                             */
-                            attributionNote: string | null;
                             /**
                              * Format: date-time
                              * @example 2026-11-22T13:00:00.000Z
@@ -2592,52 +3249,6 @@ export interface paths {
                             /** @description Words of the mind’s own turns (0 until processed) */
                             mindWords: number;
                             psychometricCount: number;
-                            psychometrics?: {
-                                /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
-                                confidence: number;
-                                evidence: {
-                                    quote: string;
-                                    startMs: number | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    turnId: string;
-                                }[];
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description big_five | communication_style | emotion
-                                 * @example big_five
-                                 */
-                                instrument: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /** @example openness */
-                                name: string;
-                                note: string | null;
-                                /** @description Against the norm corpus (Big Five only) */
-                                percentile: number | null;
-                                /** @description 0–1 (null when there is too little text) */
-                                score: number | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                snapshotId: string;
-                            }[];
-                            speakers: {
-                                isMind: boolean;
-                                label: string;
-                                turns: number;
-                                words: number;
-                            }[];
                             /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
                             speakersLabelled: boolean | null;
                             /**
@@ -2655,19 +3266,1218 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "pending" | "processing" | "completed" | "failed";
-                            transcript?: {
-                                endMs: number | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        artifactId: string;
+                        /**
+                         * @description Detected from the bytes
+                         * @enum {string}
+                         */
+                        fileKind: "vtt" | "srt" | "docx" | "pdf" | "txt";
+                        /** @example debate.vtt */
+                        fileName: string;
+                        /** @example Snapshot created; processing has started */
+                        message: string;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        mindAssessmentId: string;
+                        /** @description The label the `speaker` field named in the file (matched by case, prefix or name), or what was sent when the labels could not be read in time (the processing checks it); null without `speaker` */
+                        speaker: string | null;
+                        /** @description Known at once only when the upload can tell without processing: `false` for an auto-caption track (a WebVTT file with word timings and no voice tags), and true/false when the upload read the labels to check `speaker`. Otherwise null: the status answer (GET …/status) says once the file is processed. */
+                        speakersLabelled: boolean | null;
+                        /**
+                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                         */
+                        speakerWarning: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSnapshot: {
+        parameters: {
+            query?: {
+                includePsychometrics?: boolean;
+                includeTranscript?: boolean;
+            };
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        artifact: {
+                            /** @example text/vtt */
+                            contentType: string;
+                            /** @example interview.vtt */
+                            fileName: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * @description Detected from the bytes
+                             * @enum {string|null}
+                             */
+                            kind: "vtt" | "srt" | "docx" | "pdf" | "txt" | null;
+                            sha256: string | null;
+                            size: number | null;
+                        };
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        artifactId: string;
+                        /**
+                         * @description How the mind’s speaker was chosen: the `speaker` field (at upload, or PUT …/speaker), a match of the mind’s name, or the speaker with the most words
+                         * @enum {string|null}
+                         */
+                        attribution: "requested" | "name" | "inferred" | null;
+                        /**
+                         * @description How the mind’s words were told apart from the others’, in a sentence for people (null until the snapshot is processed)
+                         * @example The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s.
+                         */
+                        attributionNote: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        completedAt: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        createdAt: string;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        digitalTwinId: string | null;
+                        /** @description Why processing failed (null unless failed) */
+                        error: string | null;
+                        /**
+                         * @description Name of the uploaded file
+                         * @example debate.vtt
+                         */
+                        fileName: string;
+                        findingCount: number;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        id: string;
+                        keyTopicCount: number;
+                        /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
+                        linked: boolean;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        mindId: string;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        mindsetDate: string;
+                        /**
+                         * @description The speaker label taken to be the mind (null until processed)
+                         * @example Lenny Rachitsky
+                         */
+                        mindSpeaker: string | null;
+                        /** @description Words of the mind’s own turns (0 until processed) */
+                        mindWords: number;
+                        psychometricCount: number;
+                        psychometrics?: {
+                            /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
+                            confidence: number;
+                            evidence: {
+                                quote: string;
+                                startMs: number | null;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
-                                id: string;
-                                isMind: boolean;
-                                seq: number;
-                                speaker: string;
-                                startMs: number | null;
-                                text: string;
+                                turnId: string;
                             }[];
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * @description big_five | communication_style | emotion
+                             * @example big_five
+                             */
+                            instrument: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /** @example openness */
+                            name: string;
+                            note: string | null;
+                            /** @description Against the norm corpus (Big Five only) */
+                            percentile: number | null;
+                            /** @description 0–1 (null when there is too little text) */
+                            score: number | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            snapshotId: string;
+                        }[];
+                        speakers: {
+                            isMind: boolean;
+                            label: string;
+                            turns: number;
+                            words: number;
+                        }[];
+                        /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                        speakersLabelled: boolean | null;
+                        /**
+                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                         */
+                        speakerWarning: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        startedAt: string | null;
+                        /**
+                         * @example completed
+                         * @enum {string}
+                         */
+                        status: "pending" | "processing" | "completed" | "failed";
+                        transcript?: {
+                            endMs: number | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            isMind: boolean;
+                            seq: number;
+                            speaker: string;
+                            startMs: number | null;
+                            text: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        snapshotId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getFindings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        findings: {
+                            confidence: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /** @enum {string} */
+                            polarity: "positive" | "negative" | "neutral";
+                            quote: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            snapshotId: string;
+                            startMs: number | null;
+                            statement: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            turnId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    linkSnapshot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        snapshot: {
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            artifactId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            completedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            digitalTwinId: string | null;
+                            /** @description Why processing failed (null unless failed) */
+                            error: string | null;
+                            /**
+                             * @description Name of the uploaded file
+                             * @example debate.vtt
+                             */
+                            fileName: string;
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            keyTopicCount: number;
+                            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
+                            linked: boolean;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            mindsetDate: string;
+                            /**
+                             * @description The speaker label taken to be the mind (null until processed)
+                             * @example Lenny Rachitsky
+                             */
+                            mindSpeaker: string | null;
+                            /** @description Words of the mind’s own turns (0 until processed) */
+                            mindWords: number;
+                            psychometricCount: number;
+                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                            speakersLabelled: boolean | null;
+                            /**
+                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                             */
+                            speakerWarning: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            startedAt: string | null;
+                            /**
+                             * @example completed
+                             * @enum {string}
+                             */
+                            status: "pending" | "processing" | "completed" | "failed";
                             /**
                              * Format: date-time
                              * @example 2026-11-22T13:00:00.000Z
@@ -2676,1237 +4486,440 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        /**
-         * Delete a snapshot
-         * @description Its turns and analysis are deleted, and its stored file when no other snapshot uses it.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/minds/{mindId}/snapshots/{snapshotId}/findings": {
+    getPsychometrics: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
             cookie?: never;
         };
-        /**
-         * Findings of a snapshot
-         * @description What the person states about themselves and the world, quoted from their own turns.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            findings: {
-                                confidence: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @enum {string} */
-                                kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /** @enum {string} */
-                                polarity: "positive" | "negative" | "neutral";
+                content: {
+                    "application/json": {
+                        psychometrics: {
+                            /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
+                            confidence: number;
+                            evidence: {
                                 quote: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                snapshotId: string;
                                 startMs: number | null;
-                                statement: string;
                                 /**
                                  * Format: uuid
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 turnId: string;
                             }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/snapshots/{snapshotId}/link": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Link a snapshot
-         * @description The snapshot feeds the mind’s simulations and profile again.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            snapshot: {
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                artifactId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                completedAt: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string | null;
-                                /** @description Why processing failed (null unless failed) */
-                                error: string | null;
-                                /**
-                                 * @description Name of the uploaded file
-                                 * @example debate.vtt
-                                 */
-                                fileName: string;
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                keyTopicCount: number;
-                                /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                                linked: boolean;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                mindsetDate: string;
-                                /**
-                                 * @description The speaker label taken to be the mind (null until processed)
-                                 * @example Lenny Rachitsky
-                                 */
-                                mindSpeaker: string | null;
-                                /** @description Words of the mind’s own turns (0 until processed) */
-                                mindWords: number;
-                                psychometricCount: number;
-                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                                speakersLabelled: boolean | null;
-                                /**
-                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                                 */
-                                speakerWarning: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                startedAt: string | null;
-                                /**
-                                 * @example completed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "processing" | "completed" | "failed";
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/snapshots/{snapshotId}/psychometrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Psychometrics of a snapshot
-         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns. See src/analysis/README.md for definitions.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            psychometrics: {
-                                /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
-                                confidence: number;
-                                evidence: {
-                                    quote: string;
-                                    startMs: number | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    turnId: string;
-                                }[];
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description big_five | communication_style | emotion
-                                 * @example big_five
-                                 */
-                                instrument: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /** @example openness */
-                                name: string;
-                                note: string | null;
-                                /** @description Against the norm corpus (Big Five only) */
-                                percentile: number | null;
-                                /** @description 0–1 (null when there is too little text) */
-                                score: number | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                snapshotId: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/snapshots/{snapshotId}/speaker": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Choose the mind’s speaker of a snapshot
-         * @description Re-attributes the snapshot to another speaker label of its file (matched ignoring case, by a unique prefix such as "Lenny" → "Lenny Rachitsky", or by name) and processes it again: it goes back to `pending`, its memory and analysis are replaced when it completes (follow it with …/status). The label that already is the mind’s changes nothing (`reprocessing: false`). Works on completed and failed snapshots; 409 while it is pending or processing. A label the file does not have, or an ambiguous one, is a 400 listing the `speakers` (and `candidates`).
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")
-                         * @example Lenny
-                         */
-                        speaker: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            /** @description True when the snapshot went back to `pending` to be processed again with this speaker; false when it already was the mind’s speaker */
-                            reprocessing: boolean;
-                            snapshot: {
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                artifactId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                completedAt: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string | null;
-                                /** @description Why processing failed (null unless failed) */
-                                error: string | null;
-                                /**
-                                 * @description Name of the uploaded file
-                                 * @example debate.vtt
-                                 */
-                                fileName: string;
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                keyTopicCount: number;
-                                /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                                linked: boolean;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                mindsetDate: string;
-                                /**
-                                 * @description The speaker label taken to be the mind (null until processed)
-                                 * @example Lenny Rachitsky
-                                 */
-                                mindSpeaker: string | null;
-                                /** @description Words of the mind’s own turns (0 until processed) */
-                                mindWords: number;
-                                psychometricCount: number;
-                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                                speakersLabelled: boolean | null;
-                                /**
-                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                                 */
-                                speakerWarning: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                startedAt: string | null;
-                                /**
-                                 * @example completed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "processing" | "completed" | "failed";
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                            };
-                            /** @description The label now taken to be the mind (or, for a failed snapshot whose labels could not be read in time, what was sent; processing checks it) */
-                            speaker: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/snapshots/{snapshotId}/speakers": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Speakers of a snapshot
-         * @description The speaker labels of the snapshot’s file, in order of first appearance, with their turns, words and up to three of their lines, and which one is the mind. A failed snapshot’s labels are read from its file again (no counts or lines). 409 while the snapshot is pending or processing.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {string|null} */
-                            attribution: "requested" | "name" | "inferred" | null;
-                            /**
-                             * @description The speaker label taken to be the mind (null until processed)
-                             * @example Lenny Rachitsky
-                             */
-                            mindSpeaker: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                            /** @description In order of first appearance */
-                            speakers: {
-                                isMind: boolean;
-                                /** @example Lenny Rachitsky */
-                                label: string;
-                                /** @description Up to three of the speaker’s lines (their first substantial turns, cut at 200 characters) */
-                                samples: string[];
-                                /** @description Null for a failed snapshot, whose labels are read from the file again */
-                                turns: number | null;
-                                /** @description Null for a failed snapshot */
-                                words: number | null;
-                            }[];
-                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                            speakersLabelled: boolean | null;
-                            /**
-                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                             */
-                            speakerWarning: string | null;
-                            /**
-                             * @example completed
-                             * @enum {string}
-                             */
-                            status: "pending" | "processing" | "completed" | "failed";
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/snapshots/{snapshotId}/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Snapshot processing status
-         * @description pending → processing → completed | failed; `error` says why a snapshot failed. Beside the spec’s fields: once processed, `mindSpeaker` (the label taken to be the mind), `speakersLabelled` and `speakerWarning` (false / a sentence when the file names no speakers, so every voice in it counts as the mind).
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            completedAt: string | null;
-                            error: string | null;
                             /**
                              * Format: uuid
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
                             id: string;
                             /**
+                             * @description big_five | communication_style | emotion
+                             * @example big_five
+                             */
+                            instrument: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /** @example openness */
+                            name: string;
+                            note: string | null;
+                            /** @description Against the norm corpus (Big Five only) */
+                            percentile: number | null;
+                            /** @description 0–1 (null when there is too little text) */
+                            score: number | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            snapshotId: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    setSnapshotSpeaker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")
+                     * @example Lenny
+                     */
+                    speaker: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        /** @description True when the snapshot went back to `pending` to be processed again with this speaker; false when it already was the mind’s speaker */
+                        reprocessing: boolean;
+                        snapshot: {
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            artifactId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            completedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            digitalTwinId: string | null;
+                            /** @description Why processing failed (null unless failed) */
+                            error: string | null;
+                            /**
+                             * @description Name of the uploaded file
+                             * @example debate.vtt
+                             */
+                            fileName: string;
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            keyTopicCount: number;
+                            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
+                            linked: boolean;
+                            /**
                              * Format: uuid
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
                             mindId: string;
                             /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            mindsetDate: string;
+                            /**
                              * @description The speaker label taken to be the mind (null until processed)
                              * @example Lenny Rachitsky
                              */
                             mindSpeaker: string | null;
+                            /** @description Words of the mind’s own turns (0 until processed) */
+                            mindWords: number;
+                            psychometricCount: number;
                             /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
                             speakersLabelled: boolean | null;
                             /**
@@ -3924,1077 +4937,639 @@ export interface paths {
                              * @enum {string}
                              */
                             status: "pending" | "processing" | "completed" | "failed";
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
                         };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                        /** @description The label now taken to be the mind (or, for a failed snapshot whose labels could not be read in time, what was sent; processing checks it) */
+                        speaker: string;
                     };
                 };
             };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/snapshots/{snapshotId}/topic-analysis": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Key topics of a snapshot */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            keyTopics: {
-                                evidence: {
-                                    quote: string;
-                                    startMs: number | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    turnId: string;
-                                }[];
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                keywords: string[];
-                                /** @example health care */
-                                label: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /** @description −1 (negative) to 1 (positive) */
-                                sentiment: number;
-                                /** @description Fraction of the mind’s words on this topic */
-                                share: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                snapshotId: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/snapshots/{snapshotId}/unlink": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Unlink a snapshot
-         * @description The snapshot is kept but no longer feeds the mind’s simulations or aggregate profile.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                    snapshotId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            snapshot: {
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                artifactId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                completedAt: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string | null;
-                                /** @description Why processing failed (null unless failed) */
-                                error: string | null;
-                                /**
-                                 * @description Name of the uploaded file
-                                 * @example debate.vtt
-                                 */
-                                fileName: string;
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                keyTopicCount: number;
-                                /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                                linked: boolean;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                mindsetDate: string;
-                                /**
-                                 * @description The speaker label taken to be the mind (null until processed)
-                                 * @example Lenny Rachitsky
-                                 */
-                                mindSpeaker: string | null;
-                                /** @description Words of the mind’s own turns (0 until processed) */
-                                mindWords: number;
-                                psychometricCount: number;
-                                /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                                speakersLabelled: boolean | null;
-                                /**
-                                 * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                                 * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                                 */
-                                speakerWarning: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                startedAt: string | null;
-                                /**
-                                 * @example completed
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "processing" | "completed" | "failed";
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/{mindId}/tags": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Replace a mind's tags
-         * @description `tagNames` is an array or a comma-separated string; missing tags are created; an empty list removes every tag.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        tagNames: string | string[];
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            mind: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /** @example ada@example.com */
-                                email: string | null;
-                                /** @example 31 */
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example https://example.com/ada.png */
-                                imageUrl: string | null;
-                                /** @example false */
-                                isSelf: boolean;
-                                /** @example 9 */
-                                keyTopicCount: number;
-                                /** @example Ada Lovelace */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /** @example 24 */
-                                psychometricCount: number;
-                                /** @example private */
-                                scope: string;
-                                /** @example ada-lovelace */
-                                slug: string | null;
-                                /** @example 2 */
-                                snapshotCount: number;
-                                /**
-                                 * @example {
-                                 *       "linkedin": "https://linkedin.com/in/ada"
-                                 *     }
-                                 */
-                                socialMedia: {
-                                    [key: string]: unknown;
-                                } | null;
-                                tags: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /** @example sales */
-                                    name: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    organizationId: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    updatedAt: string | null;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            };
-                        };
-                    };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/minds/search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Search minds
-         * @description Case-insensitive partial match on name, email, slug, tag names and social-media values; a query never matches across two of them. Best first: a field equal to the query, then a field starting with it, then any containing it. At most `limit` (default 50, up to 200).
-         */
-        get: {
-            parameters: {
-                query: {
-                    /** @description At most this many minds, best first */
-                    limit?: number;
-                    /** @description Matched, case-insensitively and partially, against name, email, slug, tag names and social-media values */
-                    query: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            minds: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /** @example ada@example.com */
-                                email: string | null;
-                                /** @example 31 */
-                                findingCount: number;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example https://example.com/ada.png */
-                                imageUrl: string | null;
-                                /** @example false */
-                                isSelf: boolean;
-                                /** @example 9 */
-                                keyTopicCount: number;
-                                /** @example Ada Lovelace */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /** @example 24 */
-                                psychometricCount: number;
-                                /** @example private */
-                                scope: string;
-                                /** @example ada-lovelace */
-                                slug: string | null;
-                                /** @example 2 */
-                                snapshotCount: number;
-                                /**
-                                 * @example {
-                                 *       "linkedin": "https://linkedin.com/in/ada"
-                                 *     }
-                                 */
-                                socialMedia: {
-                                    [key: string]: unknown;
-                                } | null;
-                                tags: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /** @example sales */
-                                    name: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    organizationId: string | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    updatedAt: string | null;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/models": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List simulation models
-         * @description The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            models: {
-                                default: boolean;
-                                engine: "extractive" | "llm";
-                                /** @example mindprint-extractive-1 */
-                                id: string;
-                                streams: boolean;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/simulate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Run a simulation
-         * @description Answers `scenario.message` the way the person would, from what they really said: the mind's own turns in its completed, linked snapshots (with `snapshotId`, only that snapshot and earlier ones by `mindsetDate`).
-         *
-         *     A simulation is a conversation: without `conversationId` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; `selectedSimulationModel` switches the model, and the conversation keeps the model chosen last for the turns after). A follow-up ("Why?", "Give me an example.") is answered from the conversation so far, with what its earlier answers did not already quote.
-         *
-         *     **Three ways to get the answer**
-         *     - Default: 200 `{message, simulationId, conversationId, messageId, model, evidence, analysis}`. `evidence` are verbatim quotes of the person's turns the answer rests on; `analysis` is what they would be thinking, feeling, saying and doing. If an LLM provider fails, 502 with `engineCode`, `simulationId` and `messageId` (the stored message is `failed`).
-         *     - `stream: true`: `text/event-stream` with these events (each `data:` is one JSON object):
-         *       - `start` `{simulationId, conversationId, messageId}` — first, once the messages are stored;
-         *       - `delta` `{text}` — pieces of the answer; concatenated they are the answer;
-         *       - `done` `{message, evidence, analysis, model}` — last, once the answer is stored;
-         *       - `error` `{error, code}` — last, instead of `done`, when the run failed (the stored message is `failed` with `errors`).
-         *       Closing the connection cancels the generation; the stored message then ends `failed` with code `aborted`, keeping the text streamed so far (or `completed` if it had finished). While it streams, `GET /simulations/{id}` shows the message `streaming` with the text so far (saved about once a second).
-         *     - `runInBackground: true`: 200 at once `{message: "Simulation queued", simulationId, conversationId, messageId, status: "pending"}`; a worker produces the answer, and `GET /simulations/{simulationId}` shows the assistant message go from `pending` to `completed` (or `failed` with `errors`).
-         *
-         *     400 when the message is empty, the mind has no completed, linked snapshot, the conversation is another mind's, or the model is unknown (the message lists the available models). 404 for an unknown mind, snapshot or conversation; 403 for a conversation that is neither yours nor shared with you.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listSnapshotSpeakers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string|null} */
+                        attribution: "requested" | "name" | "inferred" | null;
+                        /**
+                         * @description The speaker label taken to be the mind (null until processed)
+                         * @example Lenny Rachitsky
+                         */
+                        mindSpeaker: string | null;
                         /**
                          * Format: uuid
                          * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                          */
-                        conversationId?: string;
+                        snapshotId: string;
+                        /** @description In order of first appearance */
+                        speakers: {
+                            isMind: boolean;
+                            /** @example Lenny Rachitsky */
+                            label: string;
+                            /** @description Up to three of the speaker’s lines (their first substantial turns, cut at 200 characters) */
+                            samples: string[];
+                            /** @description Null for a failed snapshot, whose labels are read from the file again */
+                            turns: number | null;
+                            /** @description Null for a failed snapshot */
+                            words: number | null;
+                        }[];
+                        /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                        speakersLabelled: boolean | null;
+                        /**
+                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                         */
+                        speakerWarning: string | null;
+                        /**
+                         * @example completed
+                         * @enum {string}
+                         */
+                        status: "pending" | "processing" | "completed" | "failed";
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSnapshotStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        completedAt: string | null;
+                        error: string | null;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        id: string;
                         /**
                          * Format: uuid
                          * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                          */
                         mindId: string;
-                        /** @default false */
-                        runInBackground?: boolean;
-                        scenario: {
-                            /**
-                             * @description What the person is asked or told
-                             * @example What would you do about taxes?
-                             */
-                            message: string;
-                        };
-                        /** @description A model id from GET /models (default: the default model, or the model the conversation uses) */
-                        selectedSimulationModel?: string;
                         /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         * @description The speaker label taken to be the mind (null until processed)
+                         * @example Lenny Rachitsky
                          */
-                        snapshotId?: string;
-                        /** @default false */
-                        stream?: boolean;
+                        mindSpeaker: string | null;
+                        /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                        speakersLabelled: boolean | null;
+                        /**
+                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                         */
+                        speakerWarning: string | null;
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        startedAt: string | null;
+                        /**
+                         * @example completed
+                         * @enum {string}
+                         */
+                        status: "pending" | "processing" | "completed" | "failed";
                     };
                 };
             };
-            responses: {
-                /** @description The answer; with `runInBackground`, the queued run; with `stream`, the event stream. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
-                    content: {
-                        "application/json": {
-                            analysis: {
-                                acting: string;
-                                feeling: string;
-                                saying: string;
-                                thinking: string;
-                            };
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            conversationId: string;
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getTopicAnalysis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keyTopics: {
                             evidence: {
-                                /**
-                                 * @description The person's own words, verbatim
-                                 * @example I think we ought to make sure that the middle class gets relief.
-                                 */
                                 quote: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                snapshotId: string;
-                                /** @description Offset of the turn in its recording, when the transcript has times */
                                 startMs: number | null;
                                 /**
                                  * Format: uuid
@@ -5002,1501 +5577,485 @@ export interface paths {
                                  */
                                 turnId: string;
                             }[];
-                            /** @description The answer, in the first person */
-                            message: string;
                             /**
                              * Format: uuid
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            messageId: string;
-                            /** @example mindprint-extractive-1 */
-                            model: string;
+                            id: string;
+                            keywords: string[];
+                            /** @example health care */
+                            label: string;
                             /**
                              * Format: uuid
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            simulationId: string;
-                        } | {
+                            mindId: string;
+                            /** @description −1 (negative) to 1 (positive) */
+                            sentiment: number;
+                            /** @description Fraction of the mind’s words on this topic */
+                            share: number;
                             /**
                              * Format: uuid
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            conversationId: string;
-                            /** @enum {string} */
-                            message: "Simulation queued";
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            messageId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            simulationId: string;
-                            /** @enum {string} */
-                            status: "pending";
-                        };
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                            snapshotId: string;
+                        }[];
                     };
                 };
             };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/simulations": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List simulations
-         * @description Your simulations and those shared with you, most recently active first: a conversation moves to the top when a message is added to it or an answer completes (`updatedAt`). `limit` defaults to 20 (at most 100); `count` is the total.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: number;
-                    mindId?: string;
-                    offset?: number;
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            count: number;
-                            simulations: {
-                                /**
-                                 * Format: uuid
-                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                asOfSnapshotId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The mind's default digital twin, which answered
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindAssessmentId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string;
-                                sharedWithUsers: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                }[];
-                                /** @example What would you do about taxes? */
-                                title: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                                user: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                };
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/simulations/{simulationId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get a simulation
-         * @description The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending; while it streams, the text so far, saved about once a second; a failed answer keeps the text produced before the failure); `errors` is null or a list of `{code, message}`; `framework` is the framework that produced the message (`mindprint` for this service's engines).
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    simulationId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            messages: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                completedAt: string | null;
-                                content: {
-                                    analysis?: {
-                                        acting: string;
-                                        feeling: string;
-                                        saying: string;
-                                        thinking: string;
-                                    };
-                                    evidence?: {
-                                        /**
-                                         * @description The person's own words, verbatim
-                                         * @example I think we ought to make sure that the middle class gets relief.
-                                         */
-                                        quote: string;
-                                        /**
-                                         * Format: uuid
-                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                         */
-                                        snapshotId: string;
-                                        /** @description Offset of the turn in its recording, when the transcript has times */
-                                        startMs: number | null;
-                                        /**
-                                         * Format: uuid
-                                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                         */
-                                        turnId: string;
-                                    }[];
-                                    /** @description The model that produced the answer */
-                                    model?: string;
-                                    /** @description The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed. */
-                                    text: string;
-                                } | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                conversationId: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                errors: {
-                                    /** @example rate_limited */
-                                    code: string;
-                                    message: string;
-                                }[] | null;
-                                /**
-                                 * @description What produced the message: always `mindprint` (this service and its engines; `content.model` names the model). Other Mind Simulation Service implementations may name theirs (e.g. `react`).
-                                 * @example mindprint
-                                 */
-                                framework: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                role: "user" | "assistant";
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                startedAt: string | null;
-                                /** @description A user message is `completed`. An assistant message of a background run is `pending` until its answer is stored (`startedAt` is set once a worker takes it); one answered inside the request is `streaming` while the answer is produced, whether or not it is streamed to the client. Then `completed`, or `failed` with `errors`. */
-                                status: "pending" | "streaming" | "completed" | "failed";
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                                /** @example 0.1.0 */
-                                version: string;
-                            }[];
-                            simulation: {
-                                /**
-                                 * Format: uuid
-                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                asOfSnapshotId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The mind's default digital twin, which answered
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindAssessmentId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string;
-                                sharedWithUsers: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                }[];
-                                /** @example What would you do about taxes? */
-                                title: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                                user: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                };
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                            };
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        /**
-         * Delete a simulation
-         * @description Deletes the simulation and its messages. Only its owner can.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    simulationId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            message: string;
-                            simulationId: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/simulations/{simulationId}/share": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Share a simulation
-         * @description Shares it with users of your organization (by id or email; see GET /users). Only the owner can. Unknown users are a 400 that names them.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    simulationId: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        emails?: string[];
-                        userIds?: string[];
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            simulation: {
-                                /**
-                                 * Format: uuid
-                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                asOfSnapshotId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The mind's default digital twin, which answered
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindAssessmentId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string;
-                                sharedWithUsers: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                }[];
-                                /** @example What would you do about taxes? */
-                                title: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                                user: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                };
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                            };
-                        };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/simulations/{simulationId}/share/{userId}": {
+    unlinkSnapshot: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Stop sharing a simulation with a user
-         * @description Only the owner can. Removing a user it is not shared with changes nothing.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    simulationId: string;
-                    userId: string;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
+                content: {
+                    "application/json": {
+                        message: string;
+                        snapshot: {
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            artifactId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            completedAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            digitalTwinId: string | null;
+                            /** @description Why processing failed (null unless failed) */
+                            error: string | null;
+                            /**
+                             * @description Name of the uploaded file
+                             * @example debate.vtt
+                             */
+                            fileName: string;
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            keyTopicCount: number;
+                            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
+                            linked: boolean;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            mindsetDate: string;
+                            /**
+                             * @description The speaker label taken to be the mind (null until processed)
+                             * @example Lenny Rachitsky
+                             */
+                            mindSpeaker: string | null;
+                            /** @description Words of the mind’s own turns (0 until processed) */
+                            mindWords: number;
+                            psychometricCount: number;
+                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+                            speakersLabelled: boolean | null;
+                            /**
+                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+                             */
+                            speakerWarning: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            startedAt: string | null;
+                            /**
+                             * @example completed
+                             * @enum {string}
+                             */
+                            status: "pending" | "processing" | "completed" | "failed";
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            simulation: {
-                                /**
-                                 * Format: uuid
-                                 * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                asOfSnapshotId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The mind's default digital twin, which answered
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                digitalTwinId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * Format: uuid
-                                 * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindAssessmentId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                mindId: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string;
-                                sharedWithUsers: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                }[];
-                                /** @example What would you do about taxes? */
-                                title: string;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string;
-                                user: {
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    createdAt: string;
-                                    /** @example grace@example.com */
-                                    email: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    id: string;
-                                    /**
-                                     * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                     * @example https://example.com/grace.png
-                                     */
-                                    imageUrl: string;
-                                    /** @example Grace Hopper */
-                                    name: string;
-                                };
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                userId: string;
-                            };
-                        };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/tags": {
+    setMindTags: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                mindId: string;
+            };
             cookie?: never;
         };
-        /**
-         * List tags
-         * @description Every tag of the organization with the number of minds carrying it.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    tagNames: string | string[];
+                };
             };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mind: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /** @example ada@example.com */
+                            email: string | null;
+                            /** @example 31 */
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example https://example.com/ada.png */
+                            imageUrl: string | null;
+                            /** @example false */
+                            isSelf: boolean;
+                            /** @example 9 */
+                            keyTopicCount: number;
+                            /** @example Ada Lovelace */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /** @example 24 */
+                            psychometricCount: number;
+                            /** @example private */
+                            scope: string;
+                            /** @example ada-lovelace */
+                            slug: string | null;
+                            /** @example 2 */
+                            snapshotCount: number;
+                            /**
+                             * @example {
+                             *       "linkedin": "https://linkedin.com/in/ada"
+                             *     }
+                             */
+                            socialMedia: {
+                                [key: string]: unknown;
+                            } | null;
                             tags: {
                                 /**
                                  * Format: date-time
@@ -6508,11 +6067,6 @@ export interface paths {
                                  * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                                  */
                                 id: string;
-                                /**
-                                 * @description How many minds carry this tag
-                                 * @example 3
-                                 */
-                                mindCount: number;
                                 /** @example sales */
                                 name: string;
                                 /**
@@ -6526,113 +6080,251 @@ export interface paths {
                                  */
                                 updatedAt: string | null;
                             }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
                             /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
                              */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
+                            updatedAt: string | null;
                         };
                     };
                 };
             };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/tags/{tagId}": {
+    searchMinds: {
         parameters: {
-            query?: never;
+            query: {
+                /** @description At most this many minds, best first */
+                limit?: number;
+                /** @description Matched, case-insensitively and partially, against name, email, slug, tag names and social-media values */
+                query: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        /**
-         * Rename a tag
-         * @description Names are unique per organization without regard to case; renaming onto an existing name answers 409.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    tagId: string;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody: {
                 content: {
                     "application/json": {
-                        /** @example sales */
-                        name: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            tag: {
+                        minds: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /** @example ada@example.com */
+                            email: string | null;
+                            /** @example 31 */
+                            findingCount: number;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example https://example.com/ada.png */
+                            imageUrl: string | null;
+                            /** @example false */
+                            isSelf: boolean;
+                            /** @example 9 */
+                            keyTopicCount: number;
+                            /** @example Ada Lovelace */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /** @example 24 */
+                            psychometricCount: number;
+                            /** @example private */
+                            scope: string;
+                            /** @example ada-lovelace */
+                            slug: string | null;
+                            /** @example 2 */
+                            snapshotCount: number;
+                            /**
+                             * @example {
+                             *       "linkedin": "https://linkedin.com/in/ada"
+                             *     }
+                             */
+                            socialMedia: {
+                                [key: string]: unknown;
+                            } | null;
+                            tags: {
                                 /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
@@ -6655,589 +6347,702 @@ export interface paths {
                                  * @example 2026-11-22T13:00:00.000Z
                                  */
                                 updatedAt: string | null;
-                            };
-                        };
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string | null;
+                        }[];
                     };
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                /** @description Default Response */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
-        post?: never;
-        /**
-         * Delete a tag
-         * @description The tag is taken off every mind.
-         */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    tagId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @example true */
-                            success: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/uploads/{token}": {
+    listModels: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get?: never;
-        /**
-         * Upload a file to a signed URL
-         * @description The raw file bytes, with the Content-Type the URL was signed for. 403 when the URL is tampered with, expired or already used, or its artifact or mind was deleted; 413 over the size limit; 400 when the content is not a supported transcript. Served at the root, not under the API base path (take the URL as `signedUrl` gives it).
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    token: string;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
+                content: {
+                    "application/json": {
+                        models: {
+                            default: boolean;
+                            engine: "extractive" | "llm";
+                            /** @example mindprint-extractive-1 */
+                            id: string;
+                            streams: boolean;
+                        }[];
                     };
-                    content: {
-                        "application/json": {
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    simulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                     */
+                    conversationId?: string;
+                    /**
+                     * Format: uuid
+                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                     */
+                    mindId: string;
+                    /** @default false */
+                    runInBackground?: boolean;
+                    scenario: {
+                        /**
+                         * @description What the person is asked or told
+                         * @example What would you do about taxes?
+                         */
+                        message: string;
+                    };
+                    /** @description A model id from GET /models (default: the default model, or the model the conversation uses) */
+                    selectedSimulationModel?: string;
+                    /**
+                     * Format: uuid
+                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                     */
+                    snapshotId?: string;
+                    /** @default false */
+                    stream?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The answer; with `runInBackground`, the queued run; with `stream`, the event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        analysis: {
+                            acting: string;
+                            feeling: string;
+                            saying: string;
+                            thinking: string;
+                        };
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        conversationId: string;
+                        evidence: {
+                            /**
+                             * @description The person's own words, verbatim
+                             * @example I think we ought to make sure that the middle class gets relief.
+                             */
+                            quote: string;
                             /**
                              * Format: uuid
                              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            artifactId: string;
-                            message: string;
-                            sha256: string;
-                            size: number;
-                        };
+                            snapshotId: string;
+                            /** @description Offset of the turn in its recording, when the transcript has times */
+                            startMs: number | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            turnId: string;
+                        }[];
+                        /** @description The answer, in the first person */
+                        message: string;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        messageId: string;
+                        /** @example mindprint-extractive-1 */
+                        model: string;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        simulationId: string;
+                    } | {
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        conversationId: string;
+                        /** @enum {string} */
+                        message: "Simulation queued";
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        messageId: string;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        simulationId: string;
+                        /** @enum {string} */
+                        status: "pending";
+                    };
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
     };
-    "/usage": {
+    listSimulations: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                mindId?: string;
+                offset?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /**
-         * Usage of the calling API key
-         * @description Request counts and latencies (ms, measured in the server) of the calling key between `from` and `to` (inclusive UTC days; default the last 30 days). Percentiles come from a log-scale histogram (±2.5%).
-         */
-        get: {
-            parameters: {
-                query?: {
-                    from?: string;
-                    to?: string;
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
                 };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
+                content: {
+                    "application/json": {
+                        count: number;
+                        simulations: {
                             /**
-                             * @description Mean latency
-                             * @example 4.2
+                             * Format: uuid
+                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            averageLatency: number;
-                            /** @description Requests per UTC day, oldest first; days without requests are left out */
-                            days: {
-                                /** @example 2026-11-01 */
-                                day: string;
-                                errorCount: number;
-                                successCount: number;
-                                totalCount: number;
-                            }[];
-                            errorCount: number;
-                            /** @example 2026-11-01 */
-                            from: string;
+                            asOfSnapshotId: string | null;
                             /**
-                             * @description Slowest request
-                             * @example 4.2
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
                              */
-                            maxLatency: number;
+                            createdAt: string;
                             /**
-                             * @description 50th percentile
-                             * @example 4.2
+                             * Format: uuid
+                             * @description The mind's default digital twin, which answered
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            medianLatency: number;
+                            digitalTwinId: string;
                             /**
-                             * @description Fastest request
-                             * @example 4.2
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            minLatency: number;
-                            operations: {
-                                errorCount: number;
-                                /** @example GET /minds/{mindId} */
-                                operation: string;
-                                successCount: number;
-                                totalCount: number;
-                            }[];
+                            id: string;
                             /**
-                             * @description 90th percentile
-                             * @example 4.2
+                             * Format: uuid
+                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            p90Latency: number;
+                            mindAssessmentId: string;
                             /**
-                             * @description 95th percentile
-                             * @example 4.2
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            p95Latency: number;
+                            mindId: string;
                             /**
-                             * @description 99th percentile
-                             * @example 4.2
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
                              */
-                            p99Latency: number;
-                            successCount: number;
-                            /** @example 2026-11-01 */
-                            to: string;
-                            totalCount: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List your organization's users
-         * @description The people a simulation can be shared with.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            users: {
+                            organizationId: string;
+                            sharedWithUsers: {
                                 /**
                                  * Format: date-time
                                  * @example 2026-11-22T13:00:00.000Z
@@ -7258,84 +7063,2389 @@ export interface paths {
                                 /** @example Grace Hopper */
                                 name: string;
                             }[];
-                        };
+                            /** @example What would you do about taxes? */
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                            user: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @example grace@example.com */
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
+                                /** @example Grace Hopper */
+                                name: string;
+                            };
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                        }[];
                     };
                 };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
         };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
+    };
+    getSimulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                simulationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        messages: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            completedAt: string | null;
+                            content: {
+                                analysis?: {
+                                    acting: string;
+                                    feeling: string;
+                                    saying: string;
+                                    thinking: string;
+                                };
+                                evidence?: {
+                                    /**
+                                     * @description The person's own words, verbatim
+                                     * @example I think we ought to make sure that the middle class gets relief.
+                                     */
+                                    quote: string;
+                                    /**
+                                     * Format: uuid
+                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                     */
+                                    snapshotId: string;
+                                    /** @description Offset of the turn in its recording, when the transcript has times */
+                                    startMs: number | null;
+                                    /**
+                                     * Format: uuid
+                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                     */
+                                    turnId: string;
+                                }[];
+                                /** @description The model that produced the answer */
+                                model?: string;
+                                /** @description The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed. */
+                                text: string;
+                            } | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            conversationId: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            errors: {
+                                /** @example rate_limited */
+                                code: string;
+                                message: string;
+                            }[] | null;
+                            /**
+                             * @description What produced the message: always `mindprint` (this service and its engines; `content.model` names the model). Other Mind Simulation Service implementations may name theirs (e.g. `react`).
+                             * @example mindprint
+                             */
+                            framework: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            role: "user" | "assistant";
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            startedAt: string | null;
+                            /** @description A user message is `completed`. An assistant message of a background run is `pending` until its answer is stored (`startedAt` is set once a worker takes it); one answered inside the request is `streaming` while the answer is produced, whether or not it is streamed to the client. Then `completed`, or `failed` with `errors`. */
+                            status: "pending" | "streaming" | "completed" | "failed";
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                            /** @example 0.1.0 */
+                            version: string;
+                        }[];
+                        simulation: {
+                            /**
+                             * Format: uuid
+                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            asOfSnapshotId: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @description The mind's default digital twin, which answered
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            digitalTwinId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindAssessmentId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string;
+                            sharedWithUsers: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @example grace@example.com */
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
+                                /** @example Grace Hopper */
+                                name: string;
+                            }[];
+                            /** @example What would you do about taxes? */
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                            user: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @example grace@example.com */
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
+                                /** @example Grace Hopper */
+                                name: string;
+                            };
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteSimulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                simulationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                        simulationId: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    shareSimulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                simulationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    emails?: string[];
+                    userIds?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        simulation: {
+                            /**
+                             * Format: uuid
+                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            asOfSnapshotId: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @description The mind's default digital twin, which answered
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            digitalTwinId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindAssessmentId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string;
+                            sharedWithUsers: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @example grace@example.com */
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
+                                /** @example Grace Hopper */
+                                name: string;
+                            }[];
+                            /** @example What would you do about taxes? */
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                            user: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @example grace@example.com */
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
+                                /** @example Grace Hopper */
+                                name: string;
+                            };
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    unshareSimulation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                simulationId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        simulation: {
+                            /**
+                             * Format: uuid
+                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            asOfSnapshotId: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: uuid
+                             * @description The mind's default digital twin, which answered
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            digitalTwinId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * Format: uuid
+                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindAssessmentId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            mindId: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string;
+                            sharedWithUsers: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @example grace@example.com */
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
+                                /** @example Grace Hopper */
+                                name: string;
+                            }[];
+                            /** @example What would you do about taxes? */
+                            title: string;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string;
+                            user: {
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-11-22T13:00:00.000Z
+                                 */
+                                createdAt: string;
+                                /** @example grace@example.com */
+                                email: string;
+                                /**
+                                 * Format: uuid
+                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                                 */
+                                id: string;
+                                /**
+                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                                 * @example https://example.com/grace.png
+                                 */
+                                imageUrl: string;
+                                /** @example Grace Hopper */
+                                name: string;
+                            };
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            userId: string;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listTags: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tags: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * @description How many minds carry this tag
+                             * @example 3
+                             */
+                            mindCount: number;
+                            /** @example sales */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    renameTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example sales */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string | null;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /** @example sales */
+                            name: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            organizationId: string | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            updatedAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteTag: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tagId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example true */
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    uploadToSignedUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        artifactId: string;
+                        message: string;
+                        sha256: string;
+                        size: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Mean latency
+                         * @example 4.2
+                         */
+                        averageLatency: number;
+                        /** @description Requests per UTC day, oldest first; days without requests are left out */
+                        days: {
+                            /** @example 2026-11-01 */
+                            day: string;
+                            errorCount: number;
+                            successCount: number;
+                            totalCount: number;
+                        }[];
+                        errorCount: number;
+                        /** @example 2026-11-01 */
+                        from: string;
+                        /**
+                         * @description Slowest request
+                         * @example 4.2
+                         */
+                        maxLatency: number;
+                        /**
+                         * @description 50th percentile
+                         * @example 4.2
+                         */
+                        medianLatency: number;
+                        /**
+                         * @description Fastest request
+                         * @example 4.2
+                         */
+                        minLatency: number;
+                        operations: {
+                            errorCount: number;
+                            /** @example GET /minds/{mindId} */
+                            operation: string;
+                            successCount: number;
+                            totalCount: number;
+                        }[];
+                        /**
+                         * @description 90th percentile
+                         * @example 4.2
+                         */
+                        p90Latency: number;
+                        /**
+                         * @description 95th percentile
+                         * @example 4.2
+                         */
+                        p95Latency: number;
+                        /**
+                         * @description 99th percentile
+                         * @example 4.2
+                         */
+                        p99Latency: number;
+                        successCount: number;
+                        /** @example 2026-11-01 */
+                        to: string;
+                        totalCount: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-22T13:00:00.000Z
+                             */
+                            createdAt: string;
+                            /** @example grace@example.com */
+                            email: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            id: string;
+                            /**
+                             * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+                             * @example https://example.com/grace.png
+                             */
+                            imageUrl: string;
+                            /** @example Grace Hopper */
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
     };
 }
-export type webhooks = Record<string, never>;
-export interface components {
-    schemas: never;
-    responses: never;
-    parameters: never;
-    requestBodies: never;
-    headers: never;
-    pathItems: never;
-}
-export type $defs = Record<string, never>;
-export type operations = Record<string, never>;

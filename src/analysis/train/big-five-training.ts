@@ -1,32 +1,36 @@
 /**
  * Training and cross-validation of the Big Five model, shared by scripts/train-big-five.ts (which
  * writes the weight file) and bench/analysis.ts (which reports the accuracy).
+ *
+ * Protocol: k-fold cross-validation GROUPED by author or video (a First Impressions video's clips
+ * are all in one fold), folds dealt per data set. Everything learned from data — the vocabulary,
+ * each data set's standardisation, the feature family and the ridge penalty per trait — is learned
+ * on the training folds only (family and λ by closed-form leave-group-out error inside them), so
+ * the held-out rows of a fold never influence the model that scores them.
  */
-import { countTokens, featureVector, FIXED_FEATURES, type Counts } from '../features.ts';
+import { countTokens, EMBEDDING_FEATURES, featureVector, FIXED_FEATURES, type Counts } from '../features.ts';
 import { resetTokenizer, tokenize } from '../nlp.ts';
-import { fitLogistic, logit, stratifiedFolds } from './logistic.ts';
+import { addEmbeddingCounts } from '../text-embedding.ts';
+import { fitRegisterRidge, groupFolds, predictRegisterRidge, type FittedRidge, type RidgeCandidate, type RidgeRow } from './register-ridge.ts';
 import { TRAITS, type LabelledText, type Trait } from './personality-data.ts';
 
+export type Register = 'written' | 'spoken';
+
 export interface TrainingConfig {
-  /** Unigrams kept as features: the most document-frequent in the training rows. */
+  /** Unigrams offered as features (the most document-frequent in the training rows). */
   vocabularySize: number;
   /** Minimum number of training documents a unigram must occur in. */
   minDocumentFrequency: number;
-  /** L2 penalty on standardised weights. */
-  lambda: number;
-  iterations: number;
-  /** Keep only this many features per trait, those most correlated with the label in the training rows (0: keep all). */
-  selectTop: number;
+  /** Ridge penalties tried per trait (× rows, on standardised features). */
+  lambdas: number[];
   folds: number;
   seed: number;
 }
 
 export const DEFAULT_CONFIG: TrainingConfig = {
-  vocabularySize: 600,
+  vocabularySize: 0,
   minDocumentFrequency: 8,
-  lambda: 3,
-  iterations: 250,
-  selectTop: 0,
+  lambdas: [0.01, 0.03, 0.1, 0.3, 1, 3, 10],
   folds: 5,
   seed: 20240607,
 };
@@ -34,14 +38,51 @@ export const DEFAULT_CONFIG: TrainingConfig = {
 export interface Row {
   id: string;
   dataset: string;
+  register: Register;
+  group: string;
+  words: number;
   counts: Counts;
+  /** 1 = above the data set's median on the trait. */
   labels: Record<Trait, number>;
+  /** Regression target, > 0 = above the median: ±1 for high/low labels, (rating − median) / sd for ratings. */
+  targets: Record<Trait, number>;
 }
 
-/** A data set's rows, tokenized from a pristine tokenizer (so the rows do not depend on what was read before). */
-export function prepareRows(dataset: string, texts: LabelledText[]): Row[] {
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
+};
+
+/** A data set's rows (lexical counts + sentence-embedding sums), tokenized from a pristine tokenizer. */
+export function prepareRows(dataset: string, register: Register, texts: LabelledText[]): Row[] {
   resetTokenizer();
-  return texts.map((t) => ({ id: t.id, dataset, counts: countTokens(tokenize(t.text)), labels: t.labels }));
+  const targets = {} as Record<Trait, number[]>;
+  for (const trait of TRAITS) {
+    const rated = texts.every((t) => t.scores);
+    if (!rated) {
+      targets[trait] = texts.map((t) => (t.labels[trait] ? 1 : -1));
+      continue;
+    }
+    const s = texts.map((t) => t.scores![trait]);
+    const m = median(s);
+    const mean = s.reduce((a, b) => a + b, 0) / s.length;
+    const sd = Math.sqrt(s.reduce((a, b) => a + (b - mean) ** 2, 0) / s.length) || 1;
+    targets[trait] = s.map((v) => (v - m) / sd);
+  }
+  return texts.map((t, i) => {
+    const counts = countTokens(tokenize(t.text));
+    addEmbeddingCounts(counts, t.text);
+    return {
+      id: t.id,
+      dataset,
+      register,
+      group: t.group ?? t.id,
+      words: t.text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length,
+      counts,
+      labels: t.labels,
+      targets: Object.fromEntries(TRAITS.map((tr) => [tr, targets[tr][i]!])) as Record<Trait, number>,
+    };
+  });
 }
 
 /** The most document-frequent unigrams among `rows` (ties broken alphabetically, so it is deterministic). */
@@ -55,57 +96,40 @@ export function selectVocabulary(rows: Row[], size: number, minDf: number): stri
     .map(([k]) => k);
 }
 
-export function featureNames(rows: Row[], config: TrainingConfig): string[] {
-  return [...FIXED_FEATURES, ...selectVocabulary(rows, config.vocabularySize, config.minDocumentFrequency)];
+/** Feature list and the families (column subsets) the selection chooses among. */
+export function featureSpace(rows: Row[], config: TrainingConfig): { names: string[]; candidates: RidgeCandidate[] } {
+  const vocabulary = selectVocabulary(rows, config.vocabularySize, config.minDocumentFrequency);
+  const names = [...FIXED_FEATURES, ...EMBEDDING_FEATURES, ...vocabulary];
+  const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
+  const lex = FIXED_FEATURES.length;
+  const emb = lex + EMBEDDING_FEATURES.length;
+  return {
+    names,
+    candidates: [
+      { name: 'lexical', columns: range(0, lex) },
+      { name: 'embedding', columns: range(lex, emb) },
+      { name: 'lexical+embedding', columns: range(0, emb) },
+      ...(vocabulary.length ? [{ name: 'lexical+embedding+unigrams', columns: range(0, names.length) }] : []),
+    ],
+  };
 }
 
-export interface TraitModel {
-  features: string[];
-  mean: number[];
-  sd: number[];
-  weights: number[];
-  bias: number;
-  /** Sorted logits of the training texts: the norm corpus for percentiles. */
-  normLogits: number[];
+export interface TraitFits {
+  names: string[];
+  fits: Record<Trait, FittedRidge>;
 }
 
-/** Indices of the `k` features most correlated (in absolute value) with the label; ties by index. */
-function mostCorrelated(X: Float64Array[], y: number[], k: number): number[] {
-  const n = X.length;
-  const d = X[0]?.length ?? 0;
-  const my = y.reduce((s, v) => s + v, 0) / n;
-  const score: [number, number][] = [];
-  for (let j = 0; j < d; j++) {
-    let mx = 0;
-    for (const x of X) mx += x[j]! / n;
-    let sxy = 0;
-    let sxx = 0;
-    for (let i = 0; i < n; i++) {
-      const dx = X[i]![j]! - mx;
-      sxy += dx * (y[i]! - my);
-      sxx += dx * dx;
-    }
-    score.push([sxx > 0 ? Math.abs(sxy) / Math.sqrt(sxx) : 0, j]);
-  }
-  return score
-    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
-    .slice(0, k)
-    .map(([, j]) => j)
-    .sort((a, b) => a - b);
-}
-
-export function fitTrait(rows: Row[], candidates: string[], trait: Trait, config: TrainingConfig): TraitModel {
-  const y = rows.map((r) => r.labels[trait]);
-  let names = candidates;
-  let X = rows.map((r) => featureVector(r.counts, names));
-  if (config.selectTop > 0 && config.selectTop < names.length) {
-    const keep = mostCorrelated(X, y, config.selectTop);
-    names = keep.map((j) => candidates[j]!);
-    X = X.map((x) => Float64Array.from(keep, (j) => x[j]!));
-  }
-  const m = fitLogistic(X, y, config.lambda, config.iterations);
-  const normLogits = X.map((x) => logit(m, x)).sort((a, b) => a - b);
-  return { features: names, ...m, normLogits };
+/** One ridge model per trait on `rows` (any mix of data sets), family and λ chosen on these rows only. */
+export function fitTraits(rows: Row[], config: TrainingConfig): TraitFits {
+  const { names, candidates } = featureSpace(rows, config);
+  const ridgeRows: RidgeRow[] = rows.map((r) => ({ dataset: r.dataset, group: r.group, x: featureVector(r.counts, names) }));
+  const fitted = fitRegisterRidge(
+    ridgeRows,
+    TRAITS.map((t) => rows.map((r) => r.targets[t])),
+    candidates,
+    config.lambdas,
+  );
+  return { names, fits: Object.fromEntries(TRAITS.map((t, i) => [t, fitted[i]!])) as Record<Trait, FittedRidge> };
 }
 
 export interface CvResult {
@@ -116,9 +140,8 @@ export interface CvResult {
   /** Share of the majority label per trait: what always guessing the commoner label scores. */
   majority: Record<Trait, number>;
   /**
-   * Area under the ROC curve of the held-out logits per trait: the chance that a held-out text
-   * labelled high gets a higher logit than one labelled low (0.5 = chance). Unlike accuracy it does
-   * not depend on the threshold or on how unbalanced the labels are.
+   * Area under the ROC curve of the held-out predictions per trait: the chance that a held-out
+   * text labelled high gets a higher prediction than one labelled low (0.5 = chance).
    */
   auc: Record<Trait, number>;
   mean: number;
@@ -135,78 +158,98 @@ export function rocAuc(scores: number[], labels: number[]): number {
     let j = i;
     while (j + 1 < idx.length && scores[idx[j + 1]!] === scores[idx[i]!]) j++;
     const midRank = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) if (labels[idx[k]!]! > 0) {
-      rankSumHigh += midRank;
-      nHigh++;
-    }
+    for (let k = i; k <= j; k++)
+      if (labels[idx[k]!]! > 0) {
+        rankSumHigh += midRank;
+        nHigh++;
+      }
     i = j + 1;
   }
   const nLow = scores.length - nHigh;
   return nHigh && nLow ? (rankSumHigh - (nHigh * (nHigh + 1)) / 2) / (nHigh * nLow) : 0.5;
 }
 
-/**
- * k-fold CV on `target`; each fold's model is trained on the other folds plus all of `extra`
- * (the other data set). Also returns every row's held-out logit (for calibration).
- */
-export function crossValidateWithLogits(target: Row[], extra: Row[], config: TrainingConfig): { cv: CvResult; heldOut: Record<Trait, number[]> } {
+const avg = (r: Record<Trait, number>): number => TRAITS.reduce((s, t) => s + r[t], 0) / TRAITS.length;
+
+/** Accuracy (prediction > 0 ⇔ high), majority baseline and AUC of held-out predictions. */
+export function scoreHeldOut(dataset: string, rows: Row[], predictions: Record<Trait, number[]>): CvResult {
   const accuracy = {} as Record<Trait, number>;
   const majority = {} as Record<Trait, number>;
   const auc = {} as Record<Trait, number>;
-  const heldOut = {} as Record<Trait, number[]>;
-  for (const trait of TRAITS) {
-    const y = target.map((r) => r.labels[trait]);
-    const folds = stratifiedFolds(y, config.folds, config.seed);
-    const z = new Array<number>(target.length).fill(0);
-    for (let f = 0; f < config.folds; f++) {
-      const train = [...target.filter((_, i) => folds[i] !== f), ...extra];
-      const model = fitTrait(train, featureNames(train, config), trait, config);
-      target.forEach((r, i) => {
-        if (folds[i] === f) z[i] = logit(model, featureVector(r.counts, model.features));
-      });
-    }
-    accuracy[trait] = z.filter((v, i) => (v > 0 ? 1 : 0) === y[i]).length / target.length;
-    auc[trait] = rocAuc(z, y);
-    heldOut[trait] = z;
+  for (const t of TRAITS) {
+    const y = rows.map((r) => r.labels[t]);
+    const z = predictions[t];
+    accuracy[t] = z.filter((v, i) => (v > 0 ? 1 : 0) === y[i]).length / rows.length;
+    auc[t] = rocAuc(z, y);
     const ones = y.filter((v) => v === 1).length;
-    majority[trait] = Math.max(ones, target.length - ones) / target.length;
+    majority[t] = Math.max(ones, rows.length - ones) / rows.length;
   }
-  const avg = (r: Record<Trait, number>): number => TRAITS.reduce((s, t) => s + r[t], 0) / TRAITS.length;
-  const cv = { dataset: target[0]?.dataset ?? '', rows: target.length, accuracy, majority, auc, mean: avg(accuracy), majorityMean: avg(majority), aucMean: avg(auc) };
-  return { cv, heldOut };
+  return { dataset, rows: rows.length, accuracy, majority, auc, mean: avg(accuracy), majorityMean: avg(majority), aucMean: avg(auc) };
 }
 
-export function crossValidate(target: Row[], extra: Row[], config: TrainingConfig): CvResult {
-  return crossValidateWithLogits(target, extra, config).cv;
+export interface CrossValidation {
+  /** Per data set. */
+  results: CvResult[];
+  /** Every row's held-out prediction per trait (aligned with the input rows). */
+  heldOut: Record<Trait, number[]>;
+  /** What the inner selection chose in each fold, per trait: `family λ`. */
+  choices: Record<Trait, string[]>;
 }
 
 /**
- * Platt scaling without intercept: the slope a of P(high | z) = σ(a·(z − median z) + b) fitted by
- * maximum likelihood on held-out logits z. It says how much a unit of the model's logit is worth
- * in real (held-out) evidence; a model without skill gets a ≈ 0. Clipped at 0: a model whose
- * held-out logits run against the labels says nothing.
+ * Grouped k-fold cross-validation of the model trained on `rows` (all data sets together, or one):
+ * each fold's model is fitted on the other folds (family, λ, vocabulary, standardisation all chosen
+ * there) and predicts the held-out rows with their data set's training-fold standardisation.
  */
-export function plattSlope(heldOut: number[], labels: number[]): number {
-  const sorted = [...heldOut].sort((a, b) => a - b);
-  const mid = (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
-  const m = fitLogistic(heldOut.map((z) => Float64Array.from([z - mid])), labels, 0, 500);
-  return Math.max(0, m.weights[0]! / m.sd[0]!);
+export function crossValidate(rows: Row[], config: TrainingConfig): CrossValidation {
+  const folds = groupFolds(rows, config.folds, config.seed);
+  const heldOut = Object.fromEntries(TRAITS.map((t) => [t, new Array<number>(rows.length).fill(0)])) as Record<Trait, number[]>;
+  const choices = Object.fromEntries(TRAITS.map((t) => [t, [] as string[]])) as Record<Trait, string[]>;
+  for (let f = 0; f < config.folds; f++) {
+    const model = fitTraits(
+      rows.filter((_, i) => folds[i] !== f),
+      config,
+    );
+    for (const t of TRAITS) choices[t].push(`${model.fits[t].family} λ=${model.fits[t].lambda}`);
+    rows.forEach((r, i) => {
+      if (folds[i] !== f) return;
+      const x = featureVector(r.counts, model.names);
+      for (const t of TRAITS) heldOut[t][i] = predictRegisterRidge(model.fits[t], x, r.dataset);
+    });
+  }
+  const datasets = [...new Set(rows.map((r) => r.dataset))];
+  const results = datasets.map((ds) => {
+    const idx = rows.map((r, i) => (r.dataset === ds ? i : -1)).filter((i) => i >= 0);
+    return scoreHeldOut(
+      ds,
+      idx.map((i) => rows[i]!),
+      Object.fromEntries(TRAITS.map((t) => [t, idx.map((i) => heldOut[t][i]!)])) as Record<Trait, number[]>,
+    );
+  });
+  return { results, heldOut, choices };
 }
 
-/** Accuracy of models trained on all of `train`, tested on all of `test` (another data set). */
-export function transferAccuracy(
-  train: Row[],
-  test: Row[],
-  config: TrainingConfig,
-): { trainedOn: string; testedOn: string; accuracy: Record<Trait, number>; mean: number } {
-  const accuracy = {} as Record<Trait, number>;
-  const names = featureNames(train, config);
-  for (const trait of TRAITS) {
-    const model = fitTrait(train, names, trait, config);
-    let correct = 0;
-    for (const r of test) if ((logit(model, featureVector(r.counts, model.features)) > 0 ? 1 : 0) === r.labels[trait]) correct++;
-    accuracy[trait] = correct / test.length;
+/**
+ * Platt scaling through the origin: the slope a of P(high | p) = σ(a·p) fitted by maximum
+ * likelihood on held-out predictions p. The threshold stays at p = 0 (so the cross-validated
+ * accuracy is the accuracy of the shipped score > 0.5); a says how many log-odds one unit of
+ * prediction is really worth on unseen texts. Clipped at 0.
+ */
+export function plattSlope(heldOut: number[], labels: number[]): number {
+  let a = 0;
+  for (let it = 0; it < 100; it++) {
+    let g = 0;
+    let h = 0;
+    for (let i = 0; i < heldOut.length; i++) {
+      const p = heldOut[i]!;
+      const s = 1 / (1 + Math.exp(-a * p));
+      g += (labels[i]! - s) * p;
+      h += s * (1 - s) * p * p;
+    }
+    if (h <= 0) break;
+    const step = g / h;
+    a += step;
+    if (Math.abs(step) < 1e-10) break;
   }
-  const mean = TRAITS.reduce((s, t) => s + accuracy[t], 0) / TRAITS.length;
-  return { trainedOn: train[0]?.dataset ?? '', testedOn: test[0]?.dataset ?? '', accuracy, mean };
+  return Math.max(0, a);
 }

@@ -22,7 +22,12 @@ export interface NormSpeech {
   name: string;
   words: number;
   counts: Counts;
+  /** The same speech cut into consecutive stretches of whole turns of ≥ CHUNK_WORDS words (the last, shorter rest dropped). */
+  chunks: { words: number; counts: Counts }[];
 }
+
+/** Stretch length for the measurement-noise estimate (the spread of the value within one speech). */
+export const CHUNK_WORDS = 1000;
 
 export async function readNormSpeeches(transcripts: URL): Promise<NormSpeech[]> {
   const out: NormSpeech[] = [];
@@ -38,7 +43,17 @@ export async function readNormSpeeches(transcripts: URL): Promise<NormSpeech[]> 
         if (words < NORM_MIN_WORDS) continue;
         const counts: Counts = new Map();
         for (const t of mind) addCounts(counts, t.counts);
-        out.push({ name: `${folder}/${file}: ${speaker}`, words, counts });
+        const chunks: NormSpeech['chunks'] = [];
+        let chunk = { words: 0, counts: new Map() as Counts };
+        for (const t of mind) {
+          addCounts(chunk.counts, t.counts);
+          chunk.words += t.words;
+          if (chunk.words >= CHUNK_WORDS) {
+            chunks.push(chunk);
+            chunk = { words: 0, counts: new Map() };
+          }
+        }
+        out.push({ name: `${folder}/${file}: ${speaker}`, words, counts, chunks });
       }
     }
   }

@@ -1,6 +1,7 @@
 /**
- * Readers for the labelled personality data (essays: Pennebaker & King 1999 subset; Friends:
- * FriendsPersona, Jiang et al. 2020). Each yields texts with one 0/1 label per Big Five trait.
+ * Readers for the labelled personality data (essays: Pennebaker & King 1999; YouTube vlogs: Biel &
+ * Gatica-Perez 2013; ChaLearn First Impressions; Friends: FriendsPersona, Jiang et al. 2020). Each
+ * yields texts with one 0/1 label per Big Five trait (rated data: the median split of the ratings).
  */
 import { readFileSync } from 'node:fs';
 
@@ -19,7 +20,15 @@ const COLUMN: Record<Trait, string> = {
 export interface LabelledText {
   id: string;
   text: string;
+  /** 1 = above the median (high), 0 = below. */
   labels: Record<Trait, number>;
+  /**
+   * Rows of one group (one author, one video) are never split between training and test folds:
+   * the clips of a First Impressions video share a speaker and a recording.
+   */
+  group?: string;
+  /** Continuous ratings (0..1) where the data set has them (vlogs, First Impressions); labels are their median split. */
+  scores?: Record<Trait, number>;
 }
 
 /** RFC 4180 CSV: quoted fields may hold commas, doubled quotes and newlines. */
@@ -67,6 +76,7 @@ const binary = (v: string): number => (v === 'high' || v === 'y' || v === '1' ? 
 export function readEssays(path: string | URL): LabelledText[] {
   return records(path).map((r, i) => ({
     id: `essay-${i}`,
+    group: `essay-${i}`,
     text: r.text ?? '',
     labels: Object.fromEntries(TRAITS.map((t) => [t, binary(r[COLUMN[t]] ?? '')])) as Record<Trait, number>,
   }));
@@ -113,4 +123,38 @@ export function readFriends(path: string | URL): LabelledText[] {
       labels: Object.fromEntries(TRAITS.map((t) => [t, binary(r[COLUMN[t]] ?? '')])) as Record<Trait, number>,
     }))
     .filter((x) => x.text.length > 0);
+}
+
+const medianOf = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2;
+};
+
+/** Rated texts: labels are the median split of each trait's scores over the data set (above the median = 1). */
+function medianSplit(rows: { id: string; group: string; text: string; scores: Record<Trait, number> }[]): LabelledText[] {
+  const cut = Object.fromEntries(TRAITS.map((t) => [t, medianOf(rows.map((r) => r.scores[t]))])) as Record<Trait, number>;
+  return rows.map((r) => ({ ...r, labels: Object.fromEntries(TRAITS.map((t) => [t, r.scores[t] > cut[t] ? 1 : 0])) as Record<Trait, number> }));
+}
+
+const scoresOf = (r: Record<string, string>): Record<Trait, number> => Object.fromEntries(TRAITS.map((t) => [t, Number(r[t])])) as Record<Trait, number>;
+
+/**
+ * YouTube vlogs (Biel & Gatica-Perez 2013): one monologue transcript per vlogger with crowd
+ * impressions scaled to 0..1 (neuroticism = 7 − emotional stability, scaled).
+ */
+export function readVlogs(path: string | URL): LabelledText[] {
+  return medianSplit(
+    records(path)
+      .filter((r) => (r.text ?? '').trim() && TRAITS.every((t) => Number.isFinite(Number(r[t]))))
+      .map((r, i) => ({ id: `vlog-${r.vlog_id || i}`, group: `vlog-${r.vlog_id || i}`, text: r.text!, scores: scoresOf(r) })),
+  );
+}
+
+/** ChaLearn First Impressions: short ASR transcripts of vlog clips, apparent Big Five 0..1; grouped by YouTube video. */
+export function readFirstImpressions(path: string | URL): LabelledText[] {
+  return medianSplit(
+    records(path)
+      .filter((r) => (r.text ?? '').trim() && TRAITS.every((t) => Number.isFinite(Number(r[t]))))
+      .map((r, i) => ({ id: `fi-${r.clip_id || i}`, group: `fi-${r.youtube_id || r.clip_id || i}`, text: r.text!, scores: scoresOf(r) })),
+  );
 }

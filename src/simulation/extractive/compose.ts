@@ -161,6 +161,10 @@ const NOT_A_NAME = /^(speaker|interviewer|host|moderator|audience|question|quest
  */
 export class Addressees {
   private readonly pattern: RegExp;
+  /** Identifies what this instance recognises (equal keys, equal answers): for caches. */
+  get key(): string {
+    return this.pattern.source;
+  }
 
   constructor(otherSpeakers: readonly string[] = [], ownName = '') {
     const own = new Set(ownName.split(/\s+/).map((w) => w.toLowerCase()));

@@ -101,7 +101,7 @@ const MAX_FILLER_SHARE = 0.5;
 const FILLER_FEATURE = FEATURES.indexOf('filler');
 /** Follow-ups: a turn this close (in transcript order) to one the last answer quoted gets this much more score. */
 const NEAR_LAST_ANSWER = 4;
-const NEAR_LAST_ANSWER_BONUS = 1.5;
+const NEAR_LAST_ANSWER_BONUS = 3;
 /** …and one that gives what the follow-up asks for (a reason for "why?", an example) this much. */
 const FOLLOW_UP_KIND_BONUS = 1.5;
 /** A follow-up's candidate is on the conversation's topic with this share of the best candidate's query weight. */
@@ -161,19 +161,30 @@ function chooseReply(
     }).filter((c) => c.features[FILLER_FEATURE]! <= MAX_FILLER_SHARE && !exclude.has(c.turn.turnId));
     // The reply names something asked about, when any candidate's passage does (found by meaning
     // alone, a turn may be on another subject that merely sounds alike).
-    const naming = candidates.filter((c) => c.passage.relevance > 0);
+    // In a follow-up, the turns around the last answer are on the conversation's topic by their place.
+    const isNear = (c: Candidate) => nearness(c) > 0;
+    // What came right after the last answer goes on from it; the rest of that turn, or what came before, less so.
+    const nearness = (c: Candidate) =>
+      Math.max(
+        0,
+        ...(cited.get(c.turn.snapshotId) ?? []).map((seq) => {
+          const d = c.turn.seq - seq;
+          return d > 0 && d <= NEAR_LAST_ANSWER ? 1 : d === 0 ? 0.75 : d < 0 && d >= -NEAR_LAST_ANSWER ? 0.5 : 0;
+        }),
+      );
+    const naming = candidates.filter((c) => c.passage.relevance > 0 || isNear(c));
     if (naming.length > 0) candidates = naming;
     o.onCandidates?.(candidates, budget);
     const topRelevance = Math.max(0, ...candidates.map((c) => c.passage.relevance));
     const scored = rerank(candidates, o.model).map(({ c, score }) => {
       if (!o.followUp) return { c, score };
-      // A follow-up goes on from the last answer: turns around it, on its topic, and for "why?" a
-      // reason, for "an example?" an example.
+      // A follow-up goes on from the last answer: turns around it, and for "why?" a reason, for
+      // "an example?" an example, on its topic.
       const onTopic = c.passage.relevance > 0 && c.passage.relevance >= topRelevance * FOLLOW_UP_ON_TOPIC;
-      const near = onTopic && cited.get(c.turn.snapshotId)?.some((seq) => Math.abs(seq - c.turn.seq) <= NEAR_LAST_ANSWER);
+      const near = nearness(c);
       const text = c.passage.used.map((u) => u.span.text).join(' ');
       const fits = (o.followUp === 'why' && REASON.test(text)) || (o.followUp === 'example' && EXAMPLE.test(text));
-      return { c, score: score + (near ? NEAR_LAST_ANSWER_BONUS : 0) + (fits && onTopic ? FOLLOW_UP_KIND_BONUS : 0) };
+      return { c, score: score + near * NEAR_LAST_ANSWER_BONUS + (fits && onTopic ? FOLLOW_UP_KIND_BONUS : 0) };
     });
     scored.sort((a, b) => b.score - a.score);
     return scored[0]?.c ?? null;

@@ -52,6 +52,24 @@ interface Sentence {
 }
 
 const sentenceCache = new WeakMap<readonly SentenceSpan[], { words: number[]; stems: string[][]; filler: boolean[] }>();
+/** usableSpan of each sentence of a turn, per set of addressees (the same mind's, request after request). */
+const usableCache = new Map<string, WeakMap<readonly SentenceSpan[], (SentenceSpan | null)[]>>();
+const MAX_ADDRESSEE_SETS = 64;
+
+function usableSpans(spans: readonly SentenceSpan[], addressees: Addressees): (SentenceSpan | null)[] {
+  let byTurn = usableCache.get(addressees.key);
+  if (!byTurn) {
+    if (usableCache.size >= MAX_ADDRESSEE_SETS) usableCache.delete(usableCache.keys().next().value!);
+    byTurn = new WeakMap();
+    usableCache.set(addressees.key, byTurn);
+  }
+  let out = byTurn.get(spans);
+  if (!out) {
+    out = spans.map((s) => usableSpan(s, addressees));
+    byTurn.set(spans, out);
+  }
+  return out;
+}
 
 function basics(spans: readonly SentenceSpan[]): { words: number[]; stems: string[][]; filler: boolean[] } {
   let b = sentenceCache.get(spans);
@@ -62,9 +80,22 @@ function basics(spans: readonly SentenceSpan[]): { words: number[]; stems: strin
   return b;
 }
 
+/** Whether a turn's sentences are mostly filler (share of words, 0–1). */
+export function fillerShareOf(turn: MemoryTurn): number {
+  const b = basics(sentencesOf(turn));
+  let total = 0;
+  let filler = 0;
+  b.words.forEach((n, i) => {
+    total += n;
+    if (b.filler[i]) filler += n;
+  });
+  return total > 0 ? filler / total : 0;
+}
+
 function analyse(turn: MemoryTurn, o: PassageOptions): Sentence[] {
   const spans = sentencesOf(turn);
   const b = basics(spans);
+  const usable = usableSpans(spans, o.addressees);
   return spans.map((raw, i) => {
     const n = b.words[i]!;
     let relevance = 0;
@@ -72,7 +103,7 @@ function analyse(turn: MemoryTurn, o: PassageOptions): Sentence[] {
     if (b.filler[i] || n === 0) return { raw, span: null, words: n, relevance, inside: false, opens: false };
     const said = o.saidBefore.empty ? false : o.saidBefore.said(turn, raw, new Set(b.stems[i]!));
     if (said) return { raw, span: null, words: n, relevance, inside: false, opens: false };
-    const span = usableSpan(raw, o.addressees);
+    const span = usable[i]!;
     if (span) return { raw, span, words: n, relevance, inside: true, opens: n >= MIN_OPENING_WORDS };
     // Too short to stand alone, but otherwise fine: it may sit inside a run ("Yeah. I think…").
     const short = n < MIN_OPENING_WORDS && quotesBalanced(raw.text) && !o.addressees.addressed(raw.text) && !/[-\u2013\u2014]\s*$/.test(raw.text);

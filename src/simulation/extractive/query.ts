@@ -225,9 +225,12 @@ export function isFollowUp(message: string, history: readonly ConversationMessag
   const said = new Set(history.filter((m) => m.role === 'user').flatMap((m) => [...topicStems(m.text)]));
   const fresh = [...own].filter((s) => !said.has(s));
   if (fresh.length === 0) return true;
+  const all = words(message);
+  // "And how soon?", "But how long?", "So how much?": a short question going on from the last
+  // answer, asking only how soon, long, much or often.
+  if (all.length <= 5 && CONTINUING.test(message.trim()) && fresh.every((s) => GENERIC_PREDICATES.has(s))) return true;
   // "Why does that matter?", "How would you pay for it?": a short question about what was just
   // said, whose new words are verbs or generic predicates, not a new topic.
-  const all = words(message);
   if (all.length > 10 || !all.some((w) => BACK_REFERENCES.has(w))) return false;
   const named = new Set(phrasesOf(message, false).flatMap((p) => p.stems));
   return fresh.every((s) => GENERIC_PREDICATES.has(s) || !named.has(s));
@@ -235,10 +238,12 @@ export function isFollowUp(message: string, history: readonly ConversationMessag
 
 /** Words pointing back at what was just said. */
 const BACK_REFERENCES = new Set(['that', 'this', 'it', 'those', 'these', 'them', "that's", "it's"]);
-/** What one asks about something just said without naming a new topic ("does that matter?"). */
+/** What one asks about something just said without naming a new topic ("does that matter?", "how soon?"). */
 const GENERIC_PREDICATES = new Set(
-  'matter matters important work works happen happened true right wrong possible different hard easy good bad feel fair real'.split(' ').map((w) => stem(w)),
+  'matter matters important work works happen happened true right wrong possible different hard easy good bad feel fair real soon long much often fast quickly far many later'.split(' ').map((w) => stem(w)),
 );
+/** A message that opens by going on from the conversation: "And …", "But …", "So …", "Then …". */
+const CONTINUING = /^(and|but|so|then|ok(ay)?,? so|and then)\b/i;
 
 /** Adds the terms of `message` to `terms`: main ask at `weight`, the rest at PREAMBLE_WEIGHT × `weight`. */
 function addMessage(terms: Map<string, QueryTerm>, message: string, weight: number, fromMessage: boolean): void {

@@ -12,11 +12,10 @@
  * the shipped model scores exactly the features it was trained on.
  */
 import type { MemoryTurn } from '../types.ts';
-import { passageOf, type Passage, type PassageOptions } from '../extractive/passage.ts';
+import { fillerShareOf, passageOf, type Passage, type PassageOptions } from '../extractive/passage.ts';
 import type { RankedTurn } from '../extractive/rank.ts';
-import { fillerShare } from '../extractive/filler.ts';
 import { contentStems } from '../extractive/text.ts';
-import { indexTurn, sentencesOf } from '../extractive/turn-index.ts';
+import { indexTurn } from '../extractive/turn-index.ts';
 
 /** Bump with any change of what a feature means (the model file must be retrained). */
 export const FEATURE_VERSION = 1;
@@ -156,7 +155,7 @@ export function candidatesFor(input: CandidateInput): Candidate[] {
         typical: st.centroid.length ? dot(st.centroid, input.embed(turn.text)) : 0,
         answers: indexTurn(turn).context.asks ? 1 : 0,
         fill: Math.min(1, passage.words / Math.max(1, input.passage.budget)),
-        filler: fillerShare(sentencesOf(turn)),
+        filler: fillerShareOf(turn),
         opening: turn.seq < 6 ? 1 : 0,
         unlabelled: turn.unlabelled ? 1 : 0,
         recency: st.span > 0 ? (turn.mindsetDate.getTime() - st.oldest) / st.span : 0,

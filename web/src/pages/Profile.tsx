@@ -17,13 +17,6 @@ export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mi
   const everyVoice = completed.filter((s) => s.speakersLabelled === false);
   const completedKey = completed.map((s) => s.id).join(',');
   const profile = useLoad(async () => (await client.getProfile(mindId)).profile as Profile, [client, mindId, completedKey]);
-  // The notes on how far to trust each Big Five score live with a snapshot's psychometrics:
-  // take the newest one that feeds the profile.
-  const newest = [...completed].sort((a, b) => Date.parse(b.mindsetDate) - Date.parse(a.mindsetDate))[0];
-  const notes = useLoad(
-    async () => (newest ? (await client.getPsychometrics(mindId, newest.id)).psychometrics.filter((p) => p.instrument === 'big_five' && p.note) : []),
-    [client, mindId, newest?.id],
-  );
 
   if (profile.error) return <ErrorNote error={profile.error} />;
   const p = profile.data;
@@ -74,11 +67,11 @@ export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mi
           <p className="legend">
             Bars are scores from 0 to 1; a paler bar rests on less evidence (its confidence). <em>p</em> is the percentile among real speakers.
           </p>
-          {notes.data && notes.data.length > 0 && (
+          {bigFive.some((t) => t.note) && (
             <details className="notes">
               <summary>How far to trust these scores</summary>
               <ul>
-                {notes.data.map((n) => (
+                {bigFive.filter((t) => t.note).map((n) => (
                   <li key={n.name}>
                     <strong>{humanize(n.name)}:</strong> {n.note}
                   </li>
@@ -178,6 +171,7 @@ function Trajectories({ profile }: { profile: Profile }) {
           <figure key={t.name}>
             <figcaption>{humanize(t.name)}</figcaption>
             <LineChart title={humanize(t.name)} domain={domain} format={f2} points={t.points.map((p) => ({ date: new Date(p.mindsetDate), value: p.score, opacity: p.confidence }))} />
+            {t.change && <p className={`legend${t.change.exceedsNoise ? '' : ' muted'}`}>{t.change.note}</p>}
           </figure>
         ))}
       </div>

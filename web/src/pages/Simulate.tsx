@@ -198,10 +198,12 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
             <label>
               Model
               <select value={model} onChange={(e) => setModel(e.target.value)}>
-                <option value="">default</option>
+                <option value="">default ({models.data.find((m) => m.default)?.id ?? 'the service\u2019s'})</option>
                 {models.data.map((m) => (
                   <option key={m.id} value={m.id}>
                     {m.id}
+                    {m.engine === 'extractive' ? ' — their own words' : ' — LLM, in their voice'}
+                    {m.default ? ' (default)' : ''}
                   </option>
                 ))}
               </select>
