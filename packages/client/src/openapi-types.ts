@@ -2822,18 +2822,35 @@ export interface operations {
                                 instrument: string;
                                 /** @example openness */
                                 name: string;
+                                /** @description How far to trust the aggregate (Big Five): words over all snapshots, the measurement band, the model’s held-out skill */
+                                note: string | null;
+                                /** @description Big Five: the pooled value’s rank among the norm corpus of real speakers */
                                 percentile: number | null;
-                                /** @description Weighted by words and recency */
+                                /** @description Weighted by words and recency (Big Five: the snapshots’ values pooled over all their words) */
                                 score: number | null;
                                 /** @description Snapshots that contributed a score */
                                 snapshots: number;
+                                /** @description Words of the snapshots that contributed a score */
+                                words: number;
                             }[];
                             trajectories: {
+                                /** @description Big Five with two or more scored snapshots; null otherwise */
+                                change: {
+                                    /** @description The change between the oldest and newest scored snapshot exceeds the measurement noise (95 %) */
+                                    exceedsNoise: boolean;
+                                    from: number;
+                                    note: string;
+                                    to: number;
+                                } | null;
                                 instrument: string;
                                 name: string;
                                 /** @description Oldest first */
                                 points: {
                                     confidence: number;
+                                    /** @description Big Five: upper end of that band */
+                                    high: number | null;
+                                    /** @description Big Five: lower end of the score’s 95 % measurement band at this snapshot’s words */
+                                    low: number | null;
                                     /**
                                      * Format: date-time
                                      * @example 2026-11-22T13:00:00.000Z
