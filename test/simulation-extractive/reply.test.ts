@@ -31,8 +31,8 @@ const memory: MemoryTurn[] = [
   turn(
     'launch',
     5,
-    'We launched the first version to twenty design partners. It was embarrassing, honestly, but their feedback shaped everything we built after that.',
-    'When did you launch the product?',
+    'A startup should launch its first product before it feels ready. We launched our first product to twenty design partners. It was embarrassing, honestly, but their feedback shaped everything we built after that.',
+    'When did you launch your first product?',
   ),
   turn(
     'timing',

@@ -150,12 +150,12 @@ function chooseReply(
       if (t) cited.set(t.snapshotId, [...(cited.get(t.snapshotId) ?? []), t.seq]);
     }
   }
-  const pick = (message: string, budget: number, exclude: ReadonlySet<string>): Candidate | null => {
+  const pick = (message: string, budget: number, exclude: ReadonlySet<string>, own?: { ranked: readonly RankedTurn[]; weight: Map<string, number> }): Candidate | null => {
     let candidates = candidatesFor({
       message,
       memory: input.memory,
-      ranked: o.ranked,
-      passage: { budget, weight: o.weight, addressees: o.addressees, saidBefore: o.saidBefore },
+      ranked: own?.ranked ?? o.ranked,
+      passage: { budget, weight: own?.weight ?? o.weight, addressees: o.addressees, saidBefore: o.saidBefore },
       embed: o.embed,
       messageVector: o.embed(message),
     }).filter((c) => c.features[FILLER_FEATURE]! <= MAX_FILLER_SHARE && !exclude.has(c.turn.turnId));
@@ -195,8 +195,13 @@ function chooseReply(
     return best ? best.passage.used : [];
   }
   const share = Math.round(o.budget * TWO_ASKS_SHARE);
-  const first = pick(two[0], share, new Set());
-  const second = pick(two[1], share, new Set(first ? [first.turn.turnId] : []));
+  // Each ask ranked on its own words.
+  const ownRanking = (ask: string) => {
+    const r = rankMemory(input.memory, understand(ask, []).query);
+    return { ranked: r.ranked, weight: new Map(r.query.map((q) => [q.stem, q.weight * (r.idf.get(q.stem) ?? 0)])) };
+  };
+  const first = pick(two[0], share, new Set(), ownRanking(two[0]));
+  const second = pick(two[1], share, new Set(first ? [first.turn.turnId] : []), ownRanking(two[1]));
   return [...(first?.passage.used ?? []), ...(second?.passage.used ?? [])];
 }
 

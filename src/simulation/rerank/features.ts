@@ -110,7 +110,7 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
 
 /** Candidates (BM25F ∪ semantic, each list `depth` deep) with their passages and features. */
 export function candidatesFor(input: CandidateInput): Candidate[] {
-  const depth = input.depth ?? 20;
+  const depth = input.depth ?? 12;
   const st = stats(input.memory, input.embed);
   const msgStems = new Set(contentStems(input.message));
   const semOf = new Map<string, { text: number; context: number }>();
