@@ -32,7 +32,7 @@ import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.
 
 requireSharedData('bench/retrieval.ts');
 const DATA = new URL('transcripts/', SHARED_DATA_URL);
-const RESULTS = new URL('./results/retrieval.md', import.meta.url);
+const RESULTS = new URL(`./results/retrieval${process.env.MINDPRINT_VECTOR_SEARCH === 'process' ? '-process' : ''}.md`, import.meta.url);
 const HOSTS = new Set(['Lex Fridman', 'Lenny Rachitsky', 'Lenny']);
 const KS = [1, 10, 50];
 
@@ -99,7 +99,7 @@ const lower = (t: string) => words(t).map((w) => w.toLowerCase());
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
-const s = await startTestServer({ MINDPRINT_IN_PROCESS_WORKER: 'true' });
+const s = await startTestServer({ MINDPRINT_IN_PROCESS_WORKER: 'true', MINDPRINT_VECTOR_SEARCH: process.env.MINDPRINT_VECTOR_SEARCH ?? 'auto' });
 const memory = memoryFor(s.ctx);
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
 const job = { id: 'bench', retryCount: 0, retryLimit: 0, isLastAttempt: true };
@@ -135,6 +135,8 @@ for (const conv of convs) {
       embedMs += performance.now() - t0;
       embedTurns += p.turns.filter((t) => t.speaker === person).length;
     }
+    // What the service does after a bulk write (the debounced ANALYZE on PGlite, autovacuum on PostgreSQL).
+    await s.ctx.database.execute('analyze turns; analyze snapshots; analyze turn_embeddings');
     const { scope } = (await loadMindScope(s.ctx.db, mind.organizationId, mind.id, null, memory.embedder.id))!;
     if (scope.embeddedSnapshotCount !== parts.length) throw new Error('not every snapshot is embedded');
     minds++;

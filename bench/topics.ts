@@ -25,7 +25,7 @@ requireSharedData('bench/topics.ts');
 const RESULTS = new URL('./results/topics.md', import.meta.url);
 const HOSTS = new Set(['Lex Fridman', 'Lenny Rachitsky', 'Lenny']);
 const MIN_GUEST_TURNS = 20;
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 type Analyse = (turns: AnalysisTurn[]) => AnalysisResult;
 const beforePath = process.env.MINDPRINT_TOPICS_BEFORE;
@@ -72,13 +72,28 @@ const out = (s = ''): void => {
 interface Judged {
   labels: { label: string; failure: ReaderRule | null }[];
   ms: number;
+  findings: number;
+  /** Findings whose statement restates an aside of the quote ("applied they think to…"). */
+  asides: number;
+  /** Findings with a garbled join: an opener kept ("Thinks that yes, …"), a stray or doubled comma. */
+  garbled: number;
 }
+
+/** An aside of the speaker restated as if it were part of the claim. */
+const RESTATED_ASIDE = /\bthey (?:think|guess|believe|suppose|mean)\b|\bthey['\u2019]d say\b/i;
+const GARBLED = /^(?:Thinks|Believes|Feels|Suspects|Doubts) that (?:yes|no|look|well|so|oh),|\s,|,\s*,/;
 
 function judge(turns: AnalysisTurn[], analyse: Analyse): Judged {
   const { result, ms } = timed(() => analyse(turns));
   const index = indexLabels(prepareTurns(turns).map((t) => t.tokens));
+  const quoteHas = (q: string): boolean => RESTATED_ASIDE.test(q.replace(/\bI\b/g, 'they'));
   return {
     ms,
+    findings: result.findings.length,
+    // An aside counts when the statement says "they think" where the quote had none at that place: the quote's own
+    // "I think" mid-sentence, restated. (A quote whose own words say "they think" is not counted.)
+    asides: result.findings.filter((f) => RESTATED_ASIDE.test(f.statement.replace(/^\S+ that /, '')) && quoteHas(f.quote) && !RESTATED_ASIDE.test(f.quote)).length,
+    garbled: result.findings.filter((f) => GARBLED.test(f.statement)).length,
     labels: result.keyTopics.map((t) => ({ label: t.label, failure: readerTopicFailure(t.label, labelUses(t.label, index), t.evidence.map((e) => e.quote)) })),
   };
 }
@@ -92,7 +107,7 @@ out('The rule (`readerTopicFailure` in `src/analysis/topic-labels.ts`): a label 
 out();
 out(`| person, conversation | mind words | before: labels | after: labels | pass before | pass after | ms before | ms after |`);
 out('|---|---:|---|---|---:|---:|---:|---:|');
-const tally = { before: { pass: 0, all: 0, ms: 0 }, after: { pass: 0, all: 0, ms: 0 } };
+const tally = { before: { pass: 0, all: 0, ms: 0, findings: 0, asides: 0, garbled: 0 }, after: { pass: 0, all: 0, ms: 0, findings: 0, asides: 0, garbled: 0 } };
 const failures = { before: new Map<ReaderRule, number>(), after: new Map<ReaderRule, number>() };
 let totalWords = 0;
 for (const c of cases) {
@@ -108,6 +123,9 @@ for (const c of cases) {
     tally[side].pass += j.labels.filter((l) => !l.failure).length;
     tally[side].all += j.labels.length;
     tally[side].ms += j.ms;
+    tally[side].findings += j.findings;
+    tally[side].asides += j.asides;
+    tally[side].garbled += j.garbled;
     for (const l of j.labels) if (l.failure) failures[side].set(l.failure, (failures[side].get(l.failure) ?? 0) + 1);
   }
   out(`| ${c.person}, ${c.file.replace(/\.(said|transcript\.md)?\.?txt$/, '')} | ${words} | ${prior ? show(prior) : '–'} | ${show(after)} | ${prior ? share(prior) : '–'} | ${share(after)} | ${prior ? prior.ms.toFixed(0) : '–'} | ${after.ms.toFixed(0)} |`);
@@ -117,6 +135,15 @@ out(`| **all** | ${totalWords} | | | **${pct(tally.before)}** | **${pct(tally.af
 out();
 const rules = (m: Map<ReaderRule, number>): string => [...m].map(([r, n]) => `${r} ${n}`).join(', ') || 'none';
 out(`Failures by rule — before: ${rules(failures.before)}; after: ${rules(failures.after)}.`);
+out();
+out('## Findings: statements that restate an aside or read garbled');
+out();
+out('Same analyses. *Aside restated*: the statement says "they think / guess / believe / suppose / mean" or "they\'d say" taken from the speaker\'s own "I think…" inside the quote (the complement of "Thinks that…" read mid-clause). *Garbled*: an opener kept after "Thinks that" ("Thinks that yes, …"), or a stray or doubled comma left by a join.');
+out();
+out('| | findings | aside restated | garbled join |');
+out('|---|---:|---:|---:|');
+for (const side of ['before', 'after'] as const) if (tally[side].all) out(`| ${side} | ${tally[side].findings} | ${tally[side].asides} | ${tally[side].garbled} |`);
+out();
 if (before) out(`Analysis time, all ${cases.length} (median of ${RUNS} after a warm-up, back to back): before ${tally.before.ms.toFixed(0)} ms, after ${tally.after.ms.toFixed(0)} ms (× ${(tally.after.ms / tally.before.ms).toFixed(2)}; ${((tally.after.ms / totalWords) * 10000).toFixed(0)} ms per 10k words after).`);
 mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
 writeFileSync(RESULTS, `${lines.join('\n')}\n`);

@@ -1,20 +1,16 @@
 /**
  * Sentence vectors for the analysis: the offline GloVe-SIF embedder's model (src/embeddings),
- * read synchronously once per process (≈ 0.25 s; analysis is synchronous and runs in the ingest
- * worker, which keeps it). Topics use it to group passages by meaning and to pick the phrase that
+ * read synchronously once per process by text-embedding.ts (≈ 0.25 s; the Big Five features read
+ * the same instance). Topics use it to group passages by meaning and to pick the phrase that
  * best represents a topic. Always the offline model, whatever embedder the service is configured
  * with: an analysis must not depend on a network service, and the same file gives the same result.
  */
-import { readFileSync } from 'node:fs';
-import { decodeGloveFile } from '../embeddings/glove-file.ts';
-import { GLOVE_MODEL_URL, GloveModel } from '../embeddings/glove-sif.ts';
+import type { GloveModel } from '../embeddings/glove-sif.ts';
+import { gloveModelSync } from './text-embedding.ts';
 
-let model: GloveModel | null = null;
-
-/** The GloVe-SIF model, loaded on first use. */
+/** The GloVe-SIF model, loaded on first use (the same instance as the Big Five features'). */
 export function analysisVectors(): GloveModel {
-  model ??= new GloveModel(decodeGloveFile(readFileSync(GLOVE_MODEL_URL)));
-  return model;
+  return gloveModelSync();
 }
 
 /** Dot product of two unit vectors: their cosine (0 when either is the zero vector). */

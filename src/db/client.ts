@@ -190,7 +190,7 @@ async function openPglite(opts: OpenOptions): Promise<Database> {
   const fatal = guardAgainstWasmFailure(client);
   const db = drizzle(client, { schema }) as unknown as Db;
   statementRunners.set(db, (st, values) => client.query(st.text, values));
-  const analyze = debouncedAnalyze(() => client.exec('analyze turns; analyze snapshots'));
+  const analyze = debouncedAnalyze(() => client.exec('analyze turns; analyze snapshots; analyze turn_embeddings'));
   return {
     kind: 'pglite',
     db,

@@ -18,6 +18,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PUT /minds/{mindId}/tags': 'setMindTags',
   'GET /minds/{mindId}/profile': 'getMindProfile',
   'GET /minds/{mindId}/signed-url': 'getSignedUploadUrl',
+  'GET /minds/{mindId}/semantic-index': 'getSemanticIndex',
   'PUT /uploads/{token}': 'uploadToSignedUrl',
   'GET /minds/{mindId}/snapshots': 'listSnapshots',
   'POST /minds/{mindId}/snapshots': 'createSnapshot',

@@ -137,6 +137,8 @@ export async function embedSnapshot(memory: Memory, data: EmbedSnapshotJob, job:
     where s.id = ${data.snapshotId} and s.status = 'completed'
       and not exists (select 1 from turns t where t.snapshot_id = s.id and t.is_mind
         and not exists (select 1 from turn_embeddings e where e.turn_id = t.id and e.embedder = ${embedder.id}))`);
+  // PGlite has no autovacuum: planner statistics of turn_embeddings follow (debounced ANALYZE).
+  if (embedded > 0) memory.database.noteBulkWrite();
   log.info({ snapshotId: data.snapshotId, jobId: job.id, embedder: embedder.id, turns: embedded, ms: Math.round(performance.now() - started) }, 'semantic index: snapshot embedded');
 }
 

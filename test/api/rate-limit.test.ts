@@ -56,6 +56,9 @@ describe('rate limits', () => {
     const refused = await s.api('POST', '/minds', { name: 'Over The Limit' }, a.key);
     assertLimited(refused, 'a POST over the limit', 5);
     assert.match(refused.body.message, /this API key may make 5 requests per minute/);
+    // The feature modules' routes (snapshots, simulations) are limited too.
+    assertLimited(await s.api('GET', '/minds/6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11/snapshots', undefined, a.key), 'a snapshots route', 5);
+    assertLimited(await s.api('GET', '/simulations', undefined, a.key), 'a simulations route', 5);
     // Another key of the same organization has its own count; the refused POST created nothing.
     const other = await s.api('GET', '/minds', undefined, b.key);
     assert.equal(other.status, 200);

@@ -26,7 +26,7 @@ test('a label scan answers while the job pool is busy with big files', async () 
 test('a label scan past its budget is stopped, queue wait included, and the pool keeps working', async () => {
   await assert.rejects(speakerLabels(BIG_PDF, 'pdf', 30), (err: unknown) => err instanceof ParseTimeoutError && /speaker labels took longer than 30 ms/.test(err.message));
   // A scan that waits behind another one runs out of budget while queued.
-  const slow = speakerLabels(BIG_PDF, 'pdf', 10_000);
+  const slow = speakerLabels(BIG_PDF, 'pdf', 60_000); // generous: a loaded machine slows a fresh process's first parse
   await assert.rejects(speakerLabels(small(), 'vtt', 50), ParseTimeoutError);
   assert.ok((await slow).length >= 1);
   assert.deepEqual(await speakerLabels(small(), 'vtt'), ['Ann', 'Ben']);

@@ -129,242 +129,7 @@ export interface paths {
          * Semantic index of a mind
          * @description Where the semantic memory stands: every turn of the mind and the question it answered get a sentence embedding after the snapshot completes (a background job, so `completed` does not wait for it), and a change of embedder re-embeds every snapshot. Simulations search full text and these vectors together; snapshots not embedded yet are found by full text only.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mindId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            embedder: {
-                                /**
-                                 * @description Vector length (null for a provider that has not answered yet)
-                                 * @example 100
-                                 */
-                                dimensions: number | null;
-                                /**
-                                 * @description The vector space: glove-6b-100d-sif@1 (offline default) or openai-compatible:<model>[/<dimensions>]
-                                 * @example glove-6b-100d-sif@1
-                                 */
-                                id: string;
-                                /**
-                                 * @description True for the embedded default, which needs no network and no key
-                                 * @example true
-                                 */
-                                offline: boolean;
-                            };
-                            errors: {
-                                /** @example the embedding endpoint answered 401 (check MINDPRINT_EMBEDDINGS_API_KEY) */
-                                message: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                snapshotId: string;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            lastEmbeddedAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            snapshots: {
-                                /** @example 3 */
-                                embedded: number;
-                                /** @example 0 */
-                                failed: number;
-                                /** @example 0 */
-                                pending: number;
-                                /**
-                                 * @description Completed snapshots of the mind (linked or not)
-                                 * @example 3
-                                 */
-                                total: number;
-                            };
-                            /**
-                             * @description empty: no completed snapshot yet. indexing: some completed snapshots are not embedded with the current embedder yet (just processed, or re-embedding after a change of embedder); simulations meanwhile use full-text search for them. ready: every completed snapshot is embedded. failed: the rest are embedded, but embedding some failed (see errors); they are tried again when the service restarts.
-                             * @example ready
-                             * @enum {string}
-                             */
-                            status: "empty" | "indexing" | "ready" | "failed";
-                            turns: {
-                                /**
-                                 * @description Of them, embedded with the current embedder
-                                 * @example 412
-                                 */
-                                embedded: number;
-                                /**
-                                 * @description The mind's own turns in those snapshots
-                                 * @example 412
-                                 */
-                                total: number;
-                            };
-                            /**
-                             * @description Where similarity search runs: pgvector in the database, or an exact search in process (databases without the extension)
-                             * @example pgvector
-                             * @enum {string}
-                             */
-                            vectorSearch: "pgvector" | "process";
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /**
-                             * @description Machine-readable code
-                             * @example VALIDATION_FAILED
-                             * @enum {string}
-                             */
-                            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                            /**
-                             * @description Short human-readable error title
-                             * @example Bad Request
-                             */
-                            error: string;
-                            /**
-                             * @description What went wrong; for 400 it names the field
-                             * @example body.name must NOT have fewer than 1 characters
-                             */
-                            message: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getSemanticIndex"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2867,6 +2632,242 @@ export interface operations {
                                 }[];
                             }[];
                         };
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Machine-readable code
+                         * @example VALIDATION_FAILED
+                         * @enum {string}
+                         */
+                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+                        /**
+                         * @description Short human-readable error title
+                         * @example Bad Request
+                         */
+                        error: string;
+                        /**
+                         * @description What went wrong; for 400 it names the field
+                         * @example body.name must NOT have fewer than 1 characters
+                         */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getSemanticIndex: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        embedder: {
+                            /**
+                             * @description Vector length (null for a provider that has not answered yet)
+                             * @example 100
+                             */
+                            dimensions: number | null;
+                            /**
+                             * @description The vector space: glove-6b-100d-sif@1 (offline default) or openai-compatible:<model>[/<dimensions>]
+                             * @example glove-6b-100d-sif@1
+                             */
+                            id: string;
+                            /**
+                             * @description True for the embedded default, which needs no network and no key
+                             * @example true
+                             */
+                            offline: boolean;
+                        };
+                        errors: {
+                            /** @example the embedding endpoint answered 401 (check MINDPRINT_EMBEDDINGS_API_KEY) */
+                            message: string;
+                            /**
+                             * Format: uuid
+                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                             */
+                            snapshotId: string;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @example 2026-11-22T13:00:00.000Z
+                         */
+                        lastEmbeddedAt: string | null;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        mindId: string;
+                        snapshots: {
+                            /** @example 3 */
+                            embedded: number;
+                            /** @example 0 */
+                            failed: number;
+                            /** @example 0 */
+                            pending: number;
+                            /**
+                             * @description Completed snapshots of the mind (linked or not)
+                             * @example 3
+                             */
+                            total: number;
+                        };
+                        /**
+                         * @description empty: no completed snapshot yet. indexing: some completed snapshots are not embedded with the current embedder yet (just processed, or re-embedding after a change of embedder); simulations meanwhile use full-text search for them. ready: every completed snapshot is embedded. failed: the rest are embedded, but embedding some failed (see errors); they are tried again when the service restarts.
+                         * @example ready
+                         * @enum {string}
+                         */
+                        status: "empty" | "indexing" | "ready" | "failed";
+                        turns: {
+                            /**
+                             * @description Of them, embedded with the current embedder
+                             * @example 412
+                             */
+                            embedded: number;
+                            /**
+                             * @description The mind's own turns in those snapshots
+                             * @example 412
+                             */
+                            total: number;
+                        };
+                        /**
+                         * @description Where similarity search runs: pgvector in the database, or an exact search in process (databases without the extension)
+                         * @example pgvector
+                         * @enum {string}
+                         */
+                        vectorSearch: "pgvector" | "process";
                     };
                 };
             };
