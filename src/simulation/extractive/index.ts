@@ -179,15 +179,22 @@ function chooseReply(
     if (naming.length > 0) candidates = naming;
     o.onCandidates?.(candidates, budget);
     const topRelevance = Math.max(0, ...candidates.map((c) => c.passage.relevance));
+    const bareFollowUp = o.followUp !== null && contentStems(input.message).length === 0;
+    // The turns that name the most of what is asked (of the query's weight; all of it at best) are
+    // a safe pick the learned score, which favours long passages, may miss in a small memory. (Not
+    // in a follow-up: its few words say little; the place after the last answer says more.)
+    const bestCoverage = Math.min(FULL_COVERAGE, Math.max(0, ...candidates.map((c) => c.features[COVERAGE_FEATURE]!)));
     const scored = rerank(candidates, o.model).map(({ c, score: learned }) => {
-      // A turn that names everything asked (all of the query's weight) is a safe pick the learned
-      // score, which favours long passages, may miss in a small memory.
-      const score = learned + (c.features[COVERAGE_FEATURE]! >= FULL_COVERAGE ? FULL_COVERAGE_BONUS : 0);
+      const score = learned + (!o.followUp && bestCoverage > 0 && c.features[COVERAGE_FEATURE]! >= bestCoverage ? FULL_COVERAGE_BONUS : 0);
       if (!o.followUp) return { c, score };
       // A follow-up goes on from the last answer: turns around it, and for "why?" a reason, for
       // "an example?" an example, on its topic.
       const onTopic = c.passage.relevance > 0 && c.passage.relevance >= topRelevance * FOLLOW_UP_ON_TOPIC;
-      const near = nearness(c);
+      // A follow-up with no subject of its own ("Why?", "Can you say more about that?") means more
+      // on the same thing: near the last answer counts only for a turn that still names the
+      // conversation's subject, since a debate moves on within a few turns. One with a word of its
+      // own ("And how soon?") takes the turns around the last answer as they are.
+      const near = bareFollowUp && c.passage.relevance <= 0 ? 0 : nearness(c);
       const text = c.passage.used.map((u) => u.span.text).join(' ');
       const fits = (o.followUp === 'why' && REASON.test(text)) || (o.followUp === 'example' && EXAMPLE.test(text));
       return { c, score: score + near * NEAR_LAST_ANSWER_BONUS + (fits && onTopic ? FOLLOW_UP_KIND_BONUS : 0) };
