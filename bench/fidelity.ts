@@ -36,6 +36,7 @@ import { engineInput } from '../src/simulations/run.ts';
 import { loadMindScope, PersonaCache } from '../src/simulations/retrieval.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
+import { tokenF1 } from './support/token-f1.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/fidelity.ts');
@@ -98,24 +99,6 @@ interface Scores {
   f1: number;
   rougeL: number;
   jaccard: number;
-}
-
-function tokenF1(pred: string[], gold: string[]): number {
-  if (!pred.length || !gold.length) return 0;
-  const counts = new Map<string, number>();
-  for (const g of gold) counts.set(g, (counts.get(g) ?? 0) + 1);
-  let common = 0;
-  for (const p of pred) {
-    const c = counts.get(p) ?? 0;
-    if (c > 0) {
-      common++;
-      counts.set(p, c - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / pred.length;
-  const recall = common / gold.length;
-  return (2 * precision * recall) / (precision + recall);
 }
 
 /** ROUGE-L F1: longest common subsequence of tokens. */

@@ -28,6 +28,7 @@ import type { MemoryTurn } from '../src/simulation/types.ts';
 import { form } from '../test/snapshots/support.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { startTestServer } from '../test/support/server.ts';
+import { tokenF1 } from './support/token-f1.ts';
 import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/retrieval.ts');
@@ -75,24 +76,6 @@ function wholeReply(turns: readonly SeedTurn[], i: number): string {
   const parts = [turns[i]!.text];
   for (let j = i + 1; j < turns.length && turns[j]!.continues; j++) parts.push(turns[j]!.text);
   return parts.join(' ');
-}
-
-function tokenF1(pred: string[], gold: string[]): number {
-  if (!pred.length || !gold.length) return 0;
-  const counts = new Map<string, number>();
-  for (const g of gold) counts.set(g, (counts.get(g) ?? 0) + 1);
-  let common = 0;
-  for (const p of pred) {
-    const c = counts.get(p) ?? 0;
-    if (c > 0) {
-      common++;
-      counts.set(p, c - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / pred.length;
-  const recall = common / gold.length;
-  return (2 * precision * recall) / (precision + recall);
 }
 
 const lower = (t: string) => words(t).map((w) => w.toLowerCase());

@@ -23,6 +23,7 @@ import { words } from '../src/simulation/extractive/text.ts';
 import { FEATURE_VERSION, FEATURES, fit, rerankEmbedder, RERANKER_URL, scoreRow, checkModel, type Candidate, type Group, type RerankModel } from '../src/simulation/rerank/index.ts';
 import type { MemoryTurn } from '../src/simulation/types.ts';
 import { replyWordCounts } from '../src/snapshots/digest.ts';
+import { tokenF1 as tokenF1Of } from '../bench/support/token-f1.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('scripts/train-reranker.ts');
@@ -36,25 +37,7 @@ const RRF_K = 60;
 /** Chosen on the development split (leave one conversation out): longer training or less L2 overfits. */
 const TRAIN = { temperature: 0.03, l2: 0.01, iterations: 150, learningRate: 0.5 };
 
-export function tokenF1(pred: string, gold: string): number {
-  const p = words(pred);
-  const g = words(gold);
-  if (!p.length || !g.length) return 0;
-  const counts = new Map<string, number>();
-  for (const w of g) counts.set(w, (counts.get(w) ?? 0) + 1);
-  let common = 0;
-  for (const w of p) {
-    const c = counts.get(w) ?? 0;
-    if (c > 0) {
-      common++;
-      counts.set(w, c - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / p.length;
-  const recall = common / g.length;
-  return (2 * precision * recall) / (precision + recall);
-}
+export const tokenF1 = (pred: string, gold: string): number => tokenF1Of(words(pred), words(gold));
 
 /** The person's turns of `turns` as memory (context = the other speaker's turn before, as ingest stores it). */
 function memoryOf(c: Conversation, person: string, from: number, to: number): MemoryTurn[] {
