@@ -149,11 +149,11 @@ describe('snapshot API coverage', () => {
       assert.equal((await rows(s, sql`select count(*)::int as n from artifacts where id = ${res.body.artifactId}`))[0].n, 0);
     }
 
-    test('a DOCX zip bomb ends failed: “expands to more than 50 MB (zip bomb protection)”', async () => {
+    test('a DOCX zip bomb ends failed: “expands to more than 100 MB (zip bomb protection; decompression limit, MINDPRINT_PARSE_MAX_DECODED_MB)”', async () => {
       // Declares 3 GB for word/document.xml; the "deflated" bytes are garbage, so only the
       // directory check can produce this message.
       const bomb = writeRawZip([...docxParts, { name: 'word/document.xml', stored: randomBytes(4096), method: 8, declaredUncompressedSize: 3_000_000_000 }]);
-      await failsCleanly('minutes.docx', bomb, 'docx', /^The DOCX expands to more than 50 MB \(zip bomb protection\)$/);
+      await failsCleanly('minutes.docx', bomb, 'docx', /^The DOCX expands to more than 100 MB \(zip bomb protection; decompression limit, MINDPRINT_PARSE_MAX_DECODED_MB\)$/);
     });
 
     test('a DOCX whose content compresses impossibly well ends failed as a zip bomb', async () => {
