@@ -4,6 +4,7 @@
  * snapshot shape, `speaker` matches a label by case, prefix or name, and the mind's speaker can
  * be changed after the upload, which processes the snapshot again exactly once.
  */
+import { QUEUE } from '../../src/jobs/queues.ts';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
@@ -180,11 +181,14 @@ describe('snapshot speakers', () => {
     const [counts] = await rows(
       s,
       sql`select (select count(*)::int from psychometrics where snapshot_id = ${sid}) as p, (select count(*)::int from key_topics where snapshot_id = ${sid}) as k,
-        (select count(*)::int from findings where snapshot_id = ${sid}) as f, (select count(*)::int from pgboss.job where data->>'snapshotId' = ${sid}) as jobs`,
+        (select count(*)::int from findings where snapshot_id = ${sid}) as f, (select count(*)::int from pgboss.job where name = ${QUEUE.processSnapshot} and data->>'snapshotId' = ${sid}) as jobs,
+        (select count(*)::int from pgboss.job where name = ${QUEUE.embedSnapshot} and data->>'snapshotId' = ${sid}) as embeds`,
     );
     assert.deepEqual([counts.p, counts.k, counts.f], [details.psychometricCount, details.keyTopicCount, details.findingCount]);
     assert.ok(counts.p > 0 && counts.f > 0);
-    assert.equal(counts.jobs, 2, 'the upload’s job and exactly one more');
+    assert.equal(counts.jobs, 2, `the upload’s job and exactly one more: ${JSON.stringify(counts)}`);
+    // Embedding jobs are idempotent (only turns without a vector are embedded); each processing queues at least one.
+    assert.ok(counts.embeds >= 2, `the semantic index is rebuilt after each processing: ${JSON.stringify(counts)}`);
     const m = (await s.api('GET', `/minds/${id}`)).body.mind;
     assert.deepEqual([m.snapshotCount, m.psychometricCount, m.findingCount], [1, details.psychometricCount, details.findingCount]);
 
