@@ -197,7 +197,7 @@ describe('snapshot speakers', () => {
     assert.equal(same.status, 200);
     assert.equal(same.body.reprocessing, false);
     assert.equal(same.body.snapshot.status, 'completed');
-    assert.equal((await rows(s, sql`select count(*)::int as n from pgboss.job where data->>'snapshotId' = ${sid}`))[0].n, 2);
+    assert.equal((await rows(s, sql`select count(*)::int as n from pgboss.job where name = ${QUEUE.processSnapshot} and data->>'snapshotId' = ${sid}`))[0].n, 2);
   });
 
   test('a failed snapshot counts nowhere; its speakers are read from the file and choosing one processes it again', async () => {
