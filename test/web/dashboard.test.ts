@@ -372,9 +372,10 @@ test('simulate: the answer streams in with its evidence, and the conversation go
   assert.equal(await answer.locator('.answer').innerText(), messages[1].content.text);
   const quotes = answer.locator('.evidence blockquote');
   const evidence = messages[1].content.evidence;
-  assert.ok(evidence.length > 3, `evidence: ${evidence.length}`);
-  assert.equal(await quotes.count(), 3);
-  await answer.getByRole('button', { name: `All ${evidence.length} quotes` }).click();
+  // Evidence is the passages the answer is made of (one or two); past three, the rest fold behind a button.
+  assert.ok(evidence.length >= 1, `evidence: ${evidence.length}`);
+  assert.equal(await quotes.count(), Math.min(3, evidence.length));
+  if (evidence.length > 3) await answer.getByRole('button', { name: `All ${evidence.length} quotes` }).click();
   assert.equal(await quotes.count(), evidence.length);
   assert.equal(await quotes.first().innerText(), `“${messages[1].content.evidence[0].quote}”`);
   assert.deepEqual(await answer.locator('.analysis dt').allInnerTexts(), ['THINKING', 'FEELING', 'SAYING', 'ACTING']);
