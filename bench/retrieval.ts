@@ -15,68 +15,24 @@
  *
  * Run: node --import tsx bench/retrieval.ts  (writes bench/results/retrieval.md)
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { parseInThisThread } from '../src/ingest/parse.ts';
 import { generateFixtures } from './fixtures.ts';
 import { embedSnapshot, loadMindScope, memoryFor, recall, retrieveMemory } from '../src/memory/index.ts';
 import { extractSearchTerms, words } from '../src/simulation/extractive/index.ts';
 import type { MemoryTurn } from '../src/simulation/types.ts';
 import { form } from '../test/snapshots/support.ts';
-import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
+import { seedSnapshot } from '../test/simulations/seed.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { tokenF1 } from './support/token-f1.ts';
-import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.ts';
+import { loadConversations, wholeReply } from './support/fidelity-split.ts';
+import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/retrieval.ts');
-const DATA = new URL('transcripts/', SHARED_DATA_URL);
 const RESULTS = new URL(`./results/retrieval${process.env.MINDPRINT_VECTOR_SEARCH === 'process' ? '-process' : ''}.md`, import.meta.url);
-const HOSTS = new Set(['Lex Fridman', 'Lenny Rachitsky', 'Lenny']);
 const KS = [1, 10, 50];
-
-interface Conversation {
-  id: string;
-  date: Date;
-  turns: SeedTurn[];
-  subjects: string[];
-}
-
-async function parse(url: URL): Promise<SeedTurn[]> {
-  const transcript = await parseInThisThread(fileURLToPath(url), 'txt');
-  return transcript.turns.map((t) => ({ speaker: t.speaker, text: t.text, startMs: t.startMs ?? null, ...(t.continues ? { continues: true as const } : {}) }));
-}
-
-function guests(turns: SeedTurn[]): string[] {
-  const counts = new Map<string, number>();
-  for (const t of turns) if (!t.continues) counts.set(t.speaker, (counts.get(t.speaker) ?? 0) + 1);
-  return [...counts].filter(([s, n]) => !HOSTS.has(s) && n >= 20).map(([s]) => s).sort();
-}
-
-async function loadConversations(): Promise<Conversation[]> {
-  const out: Conversation[] = [];
-  const debates = new URL('us-presidential-debates/', DATA);
-  for (const f of readdirSync(debates).filter((f) => f.endsWith('.said.txt')).sort()) {
-    const meta = JSON.parse(readFileSync(new URL(f.replace('.said.txt', '.json'), debates), 'utf8')) as { speakers: { fullName: string; role: string }[] };
-    out.push({ id: `debate ${f.slice(0, 10)}`, date: new Date(`${f.slice(0, 10)}T00:00:00Z`), turns: await parse(new URL(f, debates)), subjects: meta.speakers.filter((s) => /nominee/i.test(s.role)).map((s) => s.fullName) });
-  }
-  for (const [dir, prefix] of [['lex-fridman-podcast/', 'lex'], ['lennys-podcast/', 'lenny']] as const) {
-    const root = new URL(dir, DATA);
-    for (const f of readdirSync(root).sort()) {
-      const turns = await parse(new URL(f, root));
-      out.push({ id: `${prefix} ${f}`, date: new Date('2024-01-01T00:00:00Z'), turns, subjects: guests(turns) });
-    }
-  }
-  return out;
-}
-
-function wholeReply(turns: readonly SeedTurn[], i: number): string {
-  const parts = [turns[i]!.text];
-  for (let j = i + 1; j < turns.length && turns[j]!.continues; j++) parts.push(turns[j]!.text);
-  return parts.join(' ');
-}
 
 const lower = (t: string) => words(t).map((w) => w.toLowerCase());
 const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
