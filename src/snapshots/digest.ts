@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../analysis/index.ts';
+import { countWords } from '../analysis/nlp.ts';
 import { attributeSpeaker, type AttributionResult } from '../ingest/attribution.ts';
 import { parseInThisThread, type ParseOptions } from '../ingest/parse.ts';
 import type { FileKind, Transcript } from '../ingest/types.ts';
@@ -56,7 +57,7 @@ export function digestTranscript(transcript: Transcript, request: DigestRequest,
   const sample = analysisSample(all, ANALYSIS_MAX_WORDS);
   const analysis = analyseTurns(sample, { unlabelled });
   // The analysis read a sample of a very long transcript; the mind said all of its words.
-  if (sample !== all) analysis.mindWords = all.reduce((n, t) => (t.isMind ? n + wordsIn(t.text) : n), 0);
+  if (sample !== all) analysis.mindWords = all.reduce((n, t) => (t.isMind ? n + countWords(t.text) : n), 0);
   return { turns, attribution, analysis, speakersLabelled: !unlabelled };
 }
 
@@ -70,17 +71,6 @@ export const ANALYSIS_MAX_WORDS = 200_000;
 /** How many stretches of the transcript a sample is made of, evenly spaced from start to end. */
 const SAMPLE_WINDOWS = 20;
 
-function wordsIn(text: string): number {
-  let n = 0;
-  let inWord = false;
-  for (let i = 0; i < text.length; i++) {
-    const space = text.charCodeAt(i) <= 32;
-    if (!space && !inWord) n++;
-    inWord = !space;
-  }
-  return n;
-}
-
 /**
  * The turns the analysis reads: all of them up to `maxWords`; beyond, SAMPLE_WINDOWS stretches of
  * consecutive turns spread evenly over the transcript, each starting at the beginning of a reply
@@ -88,7 +78,7 @@ function wordsIn(text: string): number {
  * every part of a long recording are seen.
  */
 export function analysisSample(turns: AnalysisTurn[], maxWords: number): AnalysisTurn[] {
-  const words = turns.map((t) => wordsIn(t.text));
+  const words = turns.map((t) => countWords(t.text));
   const total = words.reduce((a, b) => a + b, 0);
   if (total <= maxWords) return turns;
   const perWindow = maxWords / SAMPLE_WINDOWS;
