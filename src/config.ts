@@ -62,10 +62,11 @@ export interface Config {
    */
   embeddings: EmbeddingsConfig | null;
   /**
-   * Where semantic search runs (MINDPRINT_VECTOR_SEARCH): `auto` uses pgvector when the database
-   * has it (PGlite does) and exact search in process otherwise; `process` always searches in process.
+   * Where semantic search runs (MINDPRINT_VECTOR_SEARCH): `auto` uses pgvector on a PostgreSQL
+   * server that has it and exact search in process otherwise (also on the embedded PGlite, where it
+   * is faster); `pgvector` uses it wherever the database has it; `process` always searches in process.
    */
-  vectorSearch: 'auto' | 'process';
+  vectorSearch: 'auto' | 'pgvector' | 'process';
   /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
   defaultModel: string;
 }
@@ -164,8 +165,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('MINDPRINT_EMBEDDINGS_*', err instanceof Error ? err.message : String(err));
   }
   const vectorSearch = (optional(env, 'MINDPRINT_VECTOR_SEARCH') ?? 'auto').toLowerCase();
-  if (vectorSearch !== 'auto' && vectorSearch !== 'process') {
-    throw new ConfigError('MINDPRINT_VECTOR_SEARCH', `expected auto or process, got "${vectorSearch}"`);
+  if (vectorSearch !== 'auto' && vectorSearch !== 'pgvector' && vectorSearch !== 'process') {
+    throw new ConfigError('MINDPRINT_VECTOR_SEARCH', `expected auto, pgvector or process, got "${vectorSearch}"`);
   }
   let defaultModel: string;
   try {

@@ -10,15 +10,14 @@
  *
  * The vector rankings run in the database with pgvector where it exists, and over the cached,
  * quantized in-process index otherwise; either way the candidates' rows come back in one
- * statement, with their vectors, so engines and the reranker get every score
- * (MemoryTurn.retrieval) and the embeddings themselves.
+ * statement with every score (MemoryTurn.retrieval), their similarities to the query included.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client.ts';
 import type { MemoryTurn } from '../simulation/types.ts';
 import { isUuid } from '../uuid.ts';
 import { inScope, toDate, type MindScope } from './scope.ts';
-import { decodeVector, vectorLiteral } from './vectors.ts';
+import { vectorLiteral } from './vectors.ts';
 import type { VectorIndex } from './vector-index.ts';
 
 /** At most this many turns come from full-text search: enough for BM25 to rank, few enough to stay fast. */
@@ -96,8 +95,9 @@ interface TurnRow {
   lrk: number | string | null;
   srk: number | string | null;
   qrk: number | string | null;
-  embedding: Uint8Array | string | null;
-  context_embedding: Uint8Array | string | null;
+  /** Cosine similarity of the turn's text and of its question to the query (pgvector), else null. */
+  sim: number | string | null;
+  qsim: number | string | null;
 }
 
 /** `{a,b,c}`: a PostgreSQL array literal of values that need no quoting (uuids, numbers). */
@@ -113,7 +113,7 @@ const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join('
  * Cost (bench/simulate.ts): the mind's turns are read through turns_mind_idx and each one's
  * stored tsv is tested (`@@`), the matches are ts_ranked and the best MAX_CANDIDATES kept; the
  * vector rankings add an exact scan of the mind's vectors (pgvector) or a few hundred
- * microseconds in process; the candidates' text, context and vectors are read once.
+ * microseconds in process; the candidates' text and context are read once.
  */
 export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly string[], options: RetrieveOptions = {}): Promise<MemoryTurn[]> {
   const query = tsQueryText(terms);
@@ -194,27 +194,37 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
         select * from found union all ${sql.join(extras.map((e) => sql`select id, null::bigint, null::bigint, null::bigint from (${e}) x`), sql` union all `)}
       ) a group by id`
     : sql`select * from found`;
-  const embeddings = semantic
-    ? sql`, e.embedding, e.context_embedding`
-    : sql`, null::bytea as embedding, null::bytea as context_embedding`;
-  const embeddingJoin = semantic ? sql`left join turn_embeddings e on e.turn_id = t.id and e.embedder = ${semantic.embedder}` : sql``;
+  // Each candidate's similarity to the query, not its vectors: two floats per row instead of two
+  // 400-byte vectors to decode (on PGlite that halved the statement's time at 100 transcripts).
+  // pgvector computes them in the statement; the in-process index from its own copy.
+  const similarities =
+    semantic?.search.kind === 'pgvector'
+      ? sql`, 1 - (e.text_vector <=> ${vectorLiteral(semantic.vector)}::vector) as sim, 1 - (e.context_vector <=> ${vectorLiteral(semantic.vector)}::vector) as qsim`
+      : sql`, null::float8 as sim, null::float8 as qsim`;
+  const embeddingJoin = semantic?.search.kind === 'pgvector' ? sql`left join turn_embeddings e on e.turn_id = t.id and e.embedder = ${semantic.embedder}` : sql``;
   const statement = sql`
     with ${sql.join(ctes, sql`, `)}
     select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, t.reply_words, s.mindset_date,
-      s.speakers_labelled is false as unlabelled, c.lrk, c.srk, c.qrk${embeddings}
+      s.speakers_labelled is false as unlabelled, c.lrk, c.srk, c.qrk${similarities}
     from (${all}) c join turns t on t.id = c.id join snapshots s on s.id = t.snapshot_id ${embeddingJoin}`;
   const rows = rowsOf<TurnRow>(await db.execute(statement));
-  return rows.map((r) => toMemoryTurn(r, semantic?.vector ?? null)).sort(byFusedRank);
+  const index = semantic?.search.kind === 'process' ? semantic.search.index : null;
+  const vector = semantic?.vector ?? null;
+  const similarity = (r: TurnRow): { text: number | null; context: number | null } | null => {
+    if (!vector) return null;
+    if (index) return index.similarity(r.id, vector);
+    return { text: r.sim === null ? null : Number(r.sim), context: r.qsim === null ? null : Number(r.qsim) };
+  };
+  return rows.map((r) => toMemoryTurn(r, similarity(r))).sort(byFusedRank);
 }
 
 const rankOf = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
-function toMemoryTurn(r: TurnRow, q: Float32Array | null): MemoryTurn {
+/** `similarity`: of the turn's text and of its question to the query, when there was a semantic query. */
+function toMemoryTurn(r: TurnRow, similarity: { text: number | null; context: number | null } | null): MemoryTurn {
   const lexicalRank = rankOf(r.lrk);
   const semanticRank = rankOf(r.srk);
   const questionRank = rankOf(r.qrk);
-  const embedding = r.embedding === null ? null : decodeVector(r.embedding);
-  const contextEmbedding = r.context_embedding === null ? null : decodeVector(r.context_embedding);
   const turn: MemoryTurn = {
     turnId: r.id,
     snapshotId: r.snapshot_id,
@@ -226,10 +236,6 @@ function toMemoryTurn(r: TurnRow, q: Float32Array | null): MemoryTurn {
     ...(r.unlabelled ? { unlabelled: true } : {}),
     ...(r.reply_words === null ? {} : { replyWords: Number(r.reply_words) }),
   };
-  if (q) {
-    turn.embedding = embedding;
-    turn.contextEmbedding = contextEmbedding;
-  }
   if (lexicalRank !== null || semanticRank !== null || questionRank !== null) {
     const rrf = (rank: number | null) => (rank === null ? 0 : 1 / (RRF_K + rank));
     turn.retrieval = {
@@ -237,18 +243,11 @@ function toMemoryTurn(r: TurnRow, q: Float32Array | null): MemoryTurn {
       lexicalRank,
       semanticRank,
       questionRank,
-      semantic: q && embedding ? dotProduct(q, embedding) : null,
-      question: q && contextEmbedding ? dotProduct(q, contextEmbedding) : null,
+      semantic: similarity?.text ?? null,
+      question: similarity?.context ?? null,
     };
   }
   return turn;
-}
-
-function dotProduct(a: Float32Array, b: Float32Array): number {
-  if (a.length !== b.length) return 0;
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
 }
 
 /** Best fused rank first; turns found by no ranking (quoted, openings, fallback) after, newest first. */

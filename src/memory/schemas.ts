@@ -15,7 +15,7 @@ export const SemanticIndexResponse = Type.Object({
     dimensions: Nullable(Type.Integer({ description: 'Vector length (null for a provider that has not answered yet)', example: 100 })),
     offline: Type.Boolean({ description: 'True for the embedded default, which needs no network and no key', example: true }),
   }),
-  vectorSearch: Type.String({ enum: ['pgvector', 'process'], description: 'Where similarity search runs: pgvector in the database, or an exact search in process (databases without the extension)', example: 'pgvector' }),
+  vectorSearch: Type.String({ enum: ['pgvector', 'process'], description: 'Where similarity search runs: pgvector in the database, or an exact search in process (the embedded database, and servers without the extension)', example: 'process' }),
   snapshots: Type.Object({
     total: Type.Integer({ description: 'Completed snapshots of the mind (linked or not)', example: 3 }),
     embedded: Type.Integer({ example: 3 }),

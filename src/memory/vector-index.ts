@@ -30,11 +30,15 @@ class QuantizedMatrix {
   readonly scales: Float32Array;
   /** Row → position in the index's turn list. */
   readonly rows: Int32Array;
+  /** Position in the index's turn list → row (-1: no vector). */
+  readonly rowOf: Int32Array;
 
   constructor(vectors: (Float32Array | null)[], readonly dimensions: number) {
     const present: number[] = [];
     vectors.forEach((v, i) => v && v.length === dimensions && present.push(i));
     this.rows = Int32Array.from(present);
+    this.rowOf = new Int32Array(vectors.length).fill(-1);
+    present.forEach((i, r) => (this.rowOf[i] = r));
     this.values = new Int8Array(present.length * dimensions);
     this.scales = new Float32Array(present.length);
     present.forEach((i, r) => {
@@ -50,7 +54,17 @@ class QuantizedMatrix {
   }
 
   get byteLength(): number {
-    return this.values.byteLength + this.scales.byteLength + this.rows.byteLength;
+    return this.values.byteLength + this.scales.byteLength + this.rows.byteLength + this.rowOf.byteLength;
+  }
+
+  /** Similarity of unit vector `q` to the vector at list position `position` (null: none there). */
+  similarity(position: number, q: Float32Array): number | null {
+    const r = this.rowOf[position] ?? -1;
+    if (r < 0 || q.length !== this.dimensions) return null;
+    const base = r * this.dimensions;
+    let s = 0;
+    for (let j = 0; j < this.dimensions; j++) s += this.values[base + j]! * q[j]!;
+    return s * this.scales[r]!;
   }
 
   /** The best `k` rows for unit vector `q` (similarity > `floor`), best first. */
@@ -107,6 +121,7 @@ class QuantizedMatrix {
 export class VectorIndex {
   readonly size: number;
   private readonly ids: string[];
+  private readonly positions: Map<string, number>;
   private readonly text: QuantizedMatrix;
   private readonly context: QuantizedMatrix;
 
@@ -114,18 +129,26 @@ export class VectorIndex {
     // Sorted by id: the order (and so tie-breaking) does not depend on how the rows were read.
     const sorted = [...turns].sort((a, b) => (a.turnId < b.turnId ? -1 : a.turnId > b.turnId ? 1 : 0));
     this.ids = sorted.map((t) => t.turnId);
+    this.positions = new Map(this.ids.map((id, i) => [id, i]));
     this.size = sorted.length;
     this.text = new QuantizedMatrix(sorted.map((t) => t.embedding), dimensions);
     this.context = new QuantizedMatrix(sorted.map((t) => t.contextEmbedding), dimensions);
   }
 
   get byteLength(): number {
-    return this.text.byteLength + this.context.byteLength + this.ids.length * 40;
+    return this.text.byteLength + this.context.byteLength + this.ids.length * 100;
   }
 
   /** Turns whose text is nearest to `q`. */
   searchText(q: Float32Array, k: number, floor = 0): VectorHit[] {
     return this.text.search(q, k, floor).map((h, i) => ({ turnId: this.ids[h.row]!, rank: i + 1, similarity: h.similarity }));
+  }
+
+  /** Similarity of `q` to a turn's text and to its question (dequantized; null where the index has no vector). */
+  similarity(turnId: string, q: Float32Array): { text: number | null; context: number | null } {
+    const at = this.positions.get(turnId);
+    if (at === undefined) return { text: null, context: null };
+    return { text: this.text.similarity(at, q), context: this.context.similarity(at, q) };
   }
 
   /** Turns whose question (context) is nearest to `q`. */

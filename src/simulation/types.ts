@@ -38,9 +38,6 @@ export interface MemoryTurn {
   replyWords?: number;
   /** How retrieval found this turn (absent for turns added for other reasons: cited, openings). */
   retrieval?: RetrievalScores;
-  /** Unit sentence embedding of `text` and of `context` (the question it answered), same space as `EngineInput.messageEmbedding`. */
-  embedding?: Float32Array | null;
-  contextEmbedding?: Float32Array | null;
 }
 
 /** A compact description of the person, from the analysis of their snapshots. */

@@ -33,6 +33,11 @@ test('the best k by quantized similarity are the best k by exact cosine, in orde
     const top = new Set(exact.slice(0, 20).map((e) => e.id));
     assert.ok(got.filter((h) => top.has(h.turnId)).length >= 18);
     for (const h of got) assert.ok(Math.abs(h.similarity - dot(q, turns[Number(h.turnId.slice(1))]!.embedding)) < 0.02);
+    // A turn's similarities by id: the ones the search reports, null where there is no vector.
+    for (const h of got.slice(0, 5)) assert.ok(Math.abs(index.similarity(h.turnId, q).text! - h.similarity) < 1e-6);
+    assert.equal(index.similarity('t00000', q).context, null);
+    assert.ok(Math.abs(index.similarity('t00001', q).context! - dot(q, turns[1]!.contextEmbedding!)) < 0.02);
+    assert.deepEqual(index.similarity('nope', q), { text: null, context: null });
     // Questions: only turns that have one are searched.
     const ctx = index.searchContext(q, 50);
     assert.ok(ctx.every((h) => Number(h.turnId.slice(1)) % 3 !== 0));
