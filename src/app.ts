@@ -10,7 +10,9 @@ import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
-import { operationIdFor } from './http/operation-ids.ts';
+import { componentSchemas, documentRouteSchema } from './http/openapi.ts';
+import { documentPath, operationIdFor } from './http/operation-ids.ts';
+import { namedSchemas } from './http/schemas.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -56,6 +58,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
 
+  // Names of the component schemas the operations refer to (./http/openapi.ts), filled as the document is built.
+  const usedSchemas = new Set<string>();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -64,18 +68,39 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
         version: VERSION,
         description:
           'Minds, memory bank snapshots built from transcripts, and simulations grounded in what the person really said. ' +
-          'Every endpoint under the base path needs `Authorization: Bearer <API key>`. Errors are JSON `{error, message, code}`.',
+          'Every endpoint under the base path needs `Authorization: Bearer <API key>`. Errors are JSON `{error, message, code}` (the `Error` schema); ' +
+          'every status an operation can answer is listed with it. Rate limits answer 429 with `Retry-After`; a database outage answers 503 with `Retry-After`.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: config.basePath }],
       components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: mp_…' } } },
       security: [{ bearerAuth: [] }],
+      tags: [
+        { name: 'Minds', description: 'Profiles of people: name, contact, social media, tags, and counts of what was learnt about them' },
+        { name: 'Tags', description: "Labels on minds, unique per organization without regard to case" },
+        { name: 'Snapshots', description: 'Memory bank snapshots: a transcript uploaded for a mind and processed in the background' },
+        { name: 'Analysis', description: 'What the snapshots say about a mind: psychometrics, topics, findings, the profile, the semantic index' },
+        { name: 'Simulations', description: 'Conversations with a mind, answered from what the person really said' },
+        { name: 'Users', description: "The caller's organization's users" },
+        { name: 'API keys', description: "The calling user's API keys" },
+        { name: 'Usage', description: 'Requests and latencies of the calling key' },
+      ],
     },
-    // Paths in the document are relative to the server URL (the base path); every operation gets its operationId (./http/operation-ids.ts).
+    // Paths in the document are relative to the server URL (the base path); every operation gets
+    // its operationId (./http/operation-ids.ts), and its schemas refer to the named components.
     transform: ({ schema, url, route }) => {
-      const path = url.startsWith(config.basePath) ? url.slice(config.basePath.length) || '/' : url;
+      const underApi = url.startsWith(config.basePath);
+      const path = underApi ? url.slice(config.basePath.length) || '/' : url;
       const method = Array.isArray(route.method) ? route.method[0]! : route.method;
-      const operationId = (schema as { operationId?: string } | undefined)?.operationId ?? operationIdFor(method, path);
-      return { schema: (operationId ? { ...schema, operationId } : schema) as any, url: path };
+      if (!schema || (schema as { hide?: boolean }).hide) return { schema, url: path };
+      const operationId = (schema as { operationId?: string }).operationId ?? operationIdFor(method, path);
+      const documented = documentRouteSchema(schema as Record<string, unknown>, { method, path: documentPath(path), underApi }, usedSchemas);
+      return { schema: (operationId ? { ...documented, operationId } : documented) as any, url: path };
+    },
+    transformObject: (documentObject) => {
+      const { openapiObject } = documentObject as { openapiObject: { components?: { schemas?: Record<string, unknown> } } };
+      openapiObject.components = { ...openapiObject.components, schemas: { ...openapiObject.components?.schemas, ...componentSchemas(usedSchemas, namedSchemas()) } };
+      return openapiObject as any;
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

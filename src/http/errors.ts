@@ -103,7 +103,8 @@ function fromFastifyError(err: FastifyError): AppError | null {
     const base = `${where}${(first?.instancePath ?? '').replace(/\//g, '.')}`;
     const named = first?.params && ('missingProperty' in first.params ? first.params.missingProperty : 'additionalProperty' in first.params ? first.params.additionalProperty : null);
     const field = named ? `${base}.${String(named)}` : base;
-    const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : (first?.message ?? 'is invalid');
+    const allowed = first?.params && 'allowedValues' in first.params && Array.isArray(first.params.allowedValues) ? `: ${first.params.allowedValues.join(', ')}` : '';
+    const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : `${first?.message ?? 'is invalid'}${allowed}`;
     return invalid(`${field} ${what}`, { field });
   }
   switch (err.code) {

@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { issueKey, listKeys, revokeKey } from '../auth/keys.ts';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../http/errors.ts';
-import { errorResponses, iso, Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { errorResponses, iso, Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
 
-const ApiKey = Type.Object({
+const ApiKey = named('ApiKey', Type.Object({
   id: Uuid,
   name: Nullable(Type.String()),
   prefix: Type.String({ description: 'The first characters of the key, to tell keys apart', example: 'mp_Xk2' }),
@@ -15,7 +15,7 @@ const ApiKey = Type.Object({
   expiresAt: Nullable(Timestamp),
   revokedAt: Nullable(Timestamp),
   lastUsedAt: Nullable(Timestamp),
-});
+}));
 
 const toApiKey = (k: Awaited<ReturnType<typeof listKeys>>[number]) => ({
   ...k,

@@ -1,8 +1,8 @@
 /** GET /minds/{mindId}/semantic-index: where the mind's semantic memory stands. */
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
 
-export const SemanticIndexResponse = Type.Object({
+export const SemanticIndexResponse = named('SemanticIndex', Type.Object({
   mindId: Uuid,
   status: Type.String({
     enum: ['empty', 'indexing', 'ready', 'failed'],
@@ -28,5 +28,5 @@ export const SemanticIndexResponse = Type.Object({
   }),
   lastEmbeddedAt: Nullable(Timestamp),
   errors: Type.Array(Type.Object({ snapshotId: Uuid, message: Type.String({ example: 'the embedding endpoint answered 401 (check MINDPRINT_EMBEDDINGS_API_KEY)' }) })),
-});
+}));
 export type SemanticIndexResponse = Static<typeof SemanticIndexResponse>;

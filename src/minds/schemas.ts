@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
 import { Tag, TagNames } from '../tags/schemas.ts';
 
-export const Mind = Type.Object({
+export const Mind = named('Mind', Type.Object({
   id: Uuid,
   name: Type.String({ example: 'Ada Lovelace' }),
   slug: Nullable(Type.String({ example: 'ada-lovelace' })),
@@ -19,17 +19,17 @@ export const Mind = Type.Object({
   psychometricCount: Type.Number({ example: 24 }),
   keyTopicCount: Type.Number({ example: 9 }),
   findingCount: Type.Number({ example: 31 }),
-});
+}));
 export type Mind = Static<typeof Mind>;
 
-export const DigitalTwin = Type.Object({
+export const DigitalTwin = named('DigitalTwin', Type.Object({
   id: Uuid,
   name: Type.String({ example: 'Default Twin' }),
   mindId: Uuid,
   isDefault: Type.Boolean({ example: true }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}));
 export type DigitalTwin = Static<typeof DigitalTwin>;
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', example: 'Ada Lovelace' });
@@ -37,7 +37,7 @@ const Email = Nullable(Type.String({ format: 'email', maxLength: 320, example: '
 const ImageUrl = Nullable(Type.String({ format: 'uri', maxLength: 2048, example: 'https://example.com/ada.png' }));
 const SocialMedia = Nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 50 }));
 
-export const CreateMindBody = Type.Object(
+export const CreateMindBody = named('CreateMindRequest', Type.Object(
   {
     name: Name,
     email: Type.Optional(Email),
@@ -47,10 +47,10 @@ export const CreateMindBody = Type.Object(
     isSelf: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
-);
+));
 export type CreateMindBody = Static<typeof CreateMindBody>;
 
-export const UpdateMindBody = Type.Object(
+export const UpdateMindBody = named('UpdateMindRequest', Type.Object(
   {
     name: Type.Optional(Name),
     email: Type.Optional(Email),
@@ -60,7 +60,7 @@ export const UpdateMindBody = Type.Object(
     isSelf: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false, minProperties: 1 },
-);
+));
 export type UpdateMindBody = Static<typeof UpdateMindBody>;
 
 export const MindParams = Type.Object({ mindId: Uuid });

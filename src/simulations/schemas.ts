@@ -1,8 +1,8 @@
 /** TypeBox schemas of simulations, messages, users and models: validation, OpenAPI and TS types. */
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
 
-export const User = Type.Object({
+export const User = named('User', Type.Object({
   id: Uuid,
   name: Type.String({ example: 'Grace Hopper' }),
   email: Type.String({ example: 'grace@example.com' }),
@@ -11,13 +11,13 @@ export const User = Type.Object({
     example: 'https://example.com/grace.png',
   }),
   createdAt: Timestamp,
-});
+}));
 export type User = Static<typeof User>;
 
 /** Uuid's format and example, for a UUID field with a description of its own. */
 const UUID_FORMAT = { format: 'uuid', example: (Uuid as { example?: string }).example };
 
-export const Simulation = Type.Object({
+export const Simulation = named('Simulation', Type.Object({
   id: Uuid,
   mindId: Uuid,
   mindAssessmentId: Type.String({
@@ -39,38 +39,38 @@ export const Simulation = Type.Object({
   title: Type.String({ example: 'What would you do about taxes?' }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
-});
+}));
 export type Simulation = Static<typeof Simulation>;
 
-export const Evidence = Type.Object({
+export const Evidence = named('Evidence', Type.Object({
   turnId: Uuid,
   snapshotId: Uuid,
   quote: Type.String({ description: "The person's own words, verbatim", example: 'I think we ought to make sure that the middle class gets relief.' }),
   startMs: Nullable(Type.Number({ description: 'Offset of the turn in its recording, when the transcript has times' })),
-});
+}));
 
-export const Analysis = Type.Object({
+export const Analysis = named('Analysis', Type.Object({
   thinking: Type.String(),
   feeling: Type.String(),
   saying: Type.String(),
   acting: Type.String(),
-});
+}));
 
-export const MessageContent = Type.Object({
+export const MessageContent = named('MessageContent', Type.Object({
   text: Type.String({
     description: 'The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed.',
   }),
   evidence: Type.Optional(Type.Array(Evidence)),
   analysis: Type.Optional(Analysis),
   model: Type.Optional(Type.String({ description: 'The model that produced the answer' })),
-});
+}));
 
-export const MessageError = Type.Object({
+export const MessageError = named('MessageError', Type.Object({
   code: Type.String({ example: 'rate_limited' }),
   message: Type.String(),
-});
+}));
 
-export const Message = Type.Object({
+export const Message = named('Message', Type.Object({
   id: Uuid,
   userId: Uuid,
   conversationId: Uuid,
@@ -90,10 +90,10 @@ export const Message = Type.Object({
   updatedAt: Timestamp,
   startedAt: Nullable(Timestamp),
   completedAt: Nullable(Timestamp),
-});
+}));
 export type Message = Static<typeof Message>;
 
-export const SimulateBody = Type.Object(
+export const SimulateBody = named('SimulateRequest', Type.Object(
   {
     scenario: Type.Object(
       {
@@ -109,10 +109,10 @@ export const SimulateBody = Type.Object(
     snapshotId: Type.Optional(Uuid),
   },
   { additionalProperties: false },
-);
+));
 export type SimulateBody = Static<typeof SimulateBody>;
 
-export const SimulateResponse = Type.Object({
+export const SimulateResponse = named('SimulationAnswer', Type.Object({
   message: Type.String({ description: 'The answer, in the first person' }),
   simulationId: Uuid,
   conversationId: Uuid,
@@ -120,22 +120,22 @@ export const SimulateResponse = Type.Object({
   model: Type.String({ example: 'mindprint-extractive-1' }),
   evidence: Type.Array(Evidence),
   analysis: Analysis,
-});
+}));
 
-export const QueuedResponse = Type.Object({
+export const QueuedResponse = named('SimulationQueued', Type.Object({
   message: Type.Literal('Simulation queued'),
   simulationId: Uuid,
   conversationId: Uuid,
   messageId: Uuid,
   status: Type.Literal('pending'),
-});
+}));
 
-export const Model = Type.Object({
+export const Model = named('Model', Type.Object({
   id: Type.String({ example: 'mindprint-extractive-1' }),
   engine: Type.Union([Type.Literal('extractive'), Type.Literal('llm')]),
   streams: Type.Boolean(),
   default: Type.Boolean(),
-});
+}));
 
 export const SimulationParams = Type.Object({ simulationId: Uuid });
 export const UnshareParams = Type.Object({ simulationId: Uuid, userId: Uuid });
@@ -150,11 +150,11 @@ export const ListSimulationsQuery = Type.Object(
 );
 export type ListSimulationsQuery = Static<typeof ListSimulationsQuery>;
 
-export const ShareBody = Type.Object(
+export const ShareBody = named('ShareSimulationRequest', Type.Object(
   {
     userIds: Type.Optional(Type.Array(Uuid, { maxItems: 100 })),
     emails: Type.Optional(Type.Array(Type.String({ minLength: 3, maxLength: 320 }), { maxItems: 100 })),
   },
   { additionalProperties: false, minProperties: 1 },
-);
+));
 export type ShareBody = Static<typeof ShareBody>;

@@ -4,10 +4,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { errorResponses, Uuid } from '../http/schemas.ts';
+import { ErrorResponse, errorResponses, Uuid } from '../http/schemas.ts';
 import { MindParams } from '../minds/schemas.ts';
 import { mindProfile } from './profile.ts';
-import { CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject } from './schemas.ts';
+import { CreateSnapshotForm, CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject, UPLOAD_CONTENT_TYPES_DOC, UploadBytes, UploadReceived } from './schemas.ts';
 import * as service from './service.ts';
 import { listSpeakers, setSpeaker } from './speakers.ts';
 import { assertHasContent, spoolToTempFile } from './spool.ts';
@@ -98,6 +98,7 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
         'the status answer says it for every file once processed. `speaker` is matched ignoring case, by a unique prefix or by name; ' +
         'a label it does not name, or names ambiguously, is a 400 listing the file’s `speakers` (and the `candidates`).',
       consumes: ['multipart/form-data'],
+      requestBodyDoc: { content: { 'multipart/form-data': { schema: CreateSnapshotForm } } },
       params: MindParams,
       response: { 200: CreateSnapshotResponse, ...errorResponses(404, 409, 413, 415) },
     },
@@ -220,7 +221,9 @@ export async function uploadRoutes(root: FastifyInstance, ctx: AppContext): Prom
       // Outside the API base path that the document's `servers` names.
       servers: [{ url: '/' }],
       params: Type.Object({ token: Type.String({ maxLength: 4096 }) }),
-      response: { 200: Type.Object({ message: Type.String(), artifactId: Uuid, size: Type.Number(), sha256: Type.String() }), 400: errorResponses()[400], 403: errorResponses()[400], 413: errorResponses()[400] },
+      requestBodyDoc: { content: Object.fromEntries(UPLOAD_CONTENT_TYPES_DOC.map((type) => [type, { schema: UploadBytes }])) },
+      // Outside the API: no key (so no 401 or 429), and any Content-Type is read (a wrong one is a 403).
+      response: { 200: UploadReceived, 400: ErrorResponse, 403: ErrorResponse, 413: ErrorResponse, 414: ErrorResponse, 503: ErrorResponse },
     },
   }, async (req, reply) => {
     try {

@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 
-export const SnapshotStatus = Type.String({ enum: ['pending', 'processing', 'completed', 'failed'], example: 'completed' });
+export const SnapshotStatus = named('SnapshotProcessingStatus', Type.String({ enum: ['pending', 'processing', 'completed', 'failed'], example: 'completed' }));
 
 /**
  * Whether the file named its speakers, and what it means for the mind when it did not. On every
@@ -21,7 +22,7 @@ const SpeakerWarning = Nullable(
 );
 const MindSpeaker = Nullable(Type.String({ description: 'The speaker label taken to be the mind (null until processed)', example: 'Lenny Rachitsky' }));
 
-export const Snapshot = Type.Object({
+export const Snapshot = named('Snapshot', Type.Object({
   id: Uuid,
   mindId: Uuid,
   artifactId: Uuid,
@@ -42,10 +43,10 @@ export const Snapshot = Type.Object({
   mindWords: Type.Number({ description: 'Words of the mind’s own turns (0 until processed)' }),
   speakersLabelled: SpeakersLabelled,
   speakerWarning: SpeakerWarning,
-});
+}));
 export type Snapshot = Static<typeof Snapshot>;
 
-export const SnapshotStatusObject = Type.Object({
+export const SnapshotStatusObject = named('SnapshotStatus', Type.Object({
   id: Uuid,
   mindId: Uuid,
   status: SnapshotStatus,
@@ -55,20 +56,20 @@ export const SnapshotStatusObject = Type.Object({
   mindSpeaker: MindSpeaker,
   speakersLabelled: SpeakersLabelled,
   speakerWarning: SpeakerWarning,
-});
+}));
 
-export const Artifact = Type.Object({
+export const Artifact = named('Artifact', Type.Object({
   id: Uuid,
   fileName: Type.String({ example: 'interview.vtt' }),
   contentType: Type.String({ example: 'text/vtt' }),
   kind: Nullable(Type.String({ enum: ['vtt', 'srt', 'docx', 'pdf', 'txt'], description: 'Detected from the bytes' })),
   size: Nullable(Type.Number()),
   sha256: Nullable(Type.String()),
-});
+}));
 
-export const Speaker = Type.Object({ label: Type.String(), turns: Type.Number(), words: Type.Number(), isMind: Type.Boolean() });
+export const Speaker = named('Speaker', Type.Object({ label: Type.String(), turns: Type.Number(), words: Type.Number(), isMind: Type.Boolean() }));
 
-export const TranscriptTurn = Type.Object({
+export const TranscriptTurn = named('TranscriptTurn', Type.Object({
   id: Uuid,
   seq: Type.Number(),
   speaker: Type.String(),
@@ -76,24 +77,24 @@ export const TranscriptTurn = Type.Object({
   startMs: Nullable(Type.Number()),
   endMs: Nullable(Type.Number()),
   isMind: Type.Boolean(),
-});
+}));
 
-const Evidence = Type.Object({ turnId: Uuid, quote: Type.String(), startMs: Nullable(Type.Number()) });
+const Evidence = named('EvidenceQuote', Type.Object({ turnId: Uuid, quote: Type.String(), startMs: Nullable(Type.Number()) }));
 
-export const Psychometric = Type.Object({
+export const Psychometric = named('Psychometric', Type.Object({
   id: Uuid,
   snapshotId: Uuid,
   mindId: Uuid,
-  instrument: Type.String({ example: 'big_five', description: 'big_five | communication_style | emotion' }),
+  instrument: Type.String({ enum: ['big_five', 'communication_style', 'emotion'], example: 'big_five' }),
   name: Type.String({ example: 'openness' }),
   score: Nullable(Type.Number({ description: '0–1 (null when there is too little text)' })),
   percentile: Nullable(Type.Number({ description: 'Against the norm corpus (Big Five only)' })),
   confidence: Type.Number({ description: '0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill)' }),
   note: Nullable(Type.String()),
   evidence: Type.Array(Evidence),
-});
+}));
 
-export const KeyTopic = Type.Object({
+export const KeyTopic = named('Topic', Type.Object({
   id: Uuid,
   snapshotId: Uuid,
   mindId: Uuid,
@@ -102,9 +103,9 @@ export const KeyTopic = Type.Object({
   share: Type.Number({ description: 'Fraction of the mind’s words on this topic' }),
   sentiment: Type.Number({ description: '−1 (negative) to 1 (positive)' }),
   evidence: Type.Array(Evidence),
-});
+}));
 
-export const Finding = Type.Object({
+export const Finding = named('Finding', Type.Object({
   id: Uuid,
   snapshotId: Uuid,
   mindId: Uuid,
@@ -115,11 +116,11 @@ export const Finding = Type.Object({
   startMs: Nullable(Type.Number()),
   polarity: Type.String({ enum: ['positive', 'negative', 'neutral'] }),
   confidence: Type.Number(),
-});
+}));
 
 /** GET /minds/{mindId}/profile: analysis/profile.ts `MindProfile` (definitions in src/analysis/README.md). */
 const ProfileEvidence = Type.Object({ ...Evidence.properties, snapshotId: Uuid });
-export const MindProfile = Type.Object({
+export const MindProfile = named('MindProfile', Type.Object({
   asOf: Nullable(Timestamp),
   snapshotCount: Type.Number(),
   mindWords: Type.Number(),
@@ -183,9 +184,9 @@ export const MindProfile = Type.Object({
       ),
     }),
   ),
-});
+}));
 
-export const SnapshotDetails = Type.Object({
+export const SnapshotDetails = named('SnapshotDetails', Type.Object({
   ...Snapshot.properties,
   artifact: Artifact,
   speakers: Type.Array(Speaker),
@@ -198,11 +199,11 @@ export const SnapshotDetails = Type.Object({
   ),
   transcript: Type.Optional(Type.Array(TranscriptTurn)),
   psychometrics: Type.Optional(Type.Array(Psychometric)),
-});
+}));
 
 export const SnapshotParams = Type.Object({ mindId: Uuid, snapshotId: Uuid });
 
-export const CreateSnapshotResponse = Type.Object({
+export const CreateSnapshotResponse = named('SnapshotCreated', Type.Object({
   // The spec's fields, as the spec gives them.
   message: Type.String({ example: 'Snapshot created; processing has started' }),
   mindAssessmentId: Uuid,
@@ -218,10 +219,10 @@ export const CreateSnapshotResponse = Type.Object({
     }),
   ),
   speakerWarning: SpeakerWarning,
-});
+}));
 
 /** GET …/snapshots/{snapshotId}/speakers */
-export const SnapshotSpeakers = Type.Object({
+export const SnapshotSpeakers = named('SnapshotSpeakers', Type.Object({
   snapshotId: Uuid,
   status: SnapshotStatus,
   mindSpeaker: MindSpeaker,
@@ -238,28 +239,54 @@ export const SnapshotSpeakers = Type.Object({
     }),
     { description: 'In order of first appearance' },
   ),
-});
+}));
 
-export const SetSpeakerBody = Type.Object({
+export const SetSpeakerBody = named('SetSpeakerRequest', Type.Object({
   speaker: Type.String({ minLength: 1, maxLength: 200, description: 'A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")', example: 'Lenny' }),
-});
+}));
 
-export const SetSpeakerResponse = Type.Object({
+export const SetSpeakerResponse = named('SpeakerSet', Type.Object({
   message: Type.String(),
   speaker: Type.String({ description: 'The label now taken to be the mind (or, for a failed snapshot whose labels could not be read in time, what was sent; processing checks it)' }),
   reprocessing: Type.Boolean({ description: 'True when the snapshot went back to `pending` to be processed again with this speaker; false when it already was the mind’s speaker' }),
   snapshot: Snapshot,
-});
+}));
+
+/** The content types a signed upload URL may be asked for; the upload must be sent with the same one. */
+export const UploadContentType = named('UploadContentType', Type.String({ enum: [...UPLOADABLE_CONTENT_TYPES], description: 'The file is recognised from its bytes whatever the type says; the type only has to be one of these', example: 'text/vtt' }));
 
 export const SignedUrlQuery = Type.Object({
-  contentType: Type.String({ minLength: 1, maxLength: 200, example: 'text/vtt' }),
+  contentType: UploadContentType,
   fileName: Type.String({ minLength: 1, maxLength: 255, example: 'interview.vtt' }),
 });
 
-export const SignedUrlResponse = Type.Object({
+export const SignedUrlResponse = named('SignedUploadUrl', Type.Object({
   signedUrl: Type.String({ description: 'PUT the raw file bytes here, with the same Content-Type, before expiresAt. Works once.' }),
   fileName: Type.String(),
   artifactId: Uuid,
-  contentType: Type.String(),
+  contentType: UploadContentType,
   expiresAt: Timestamp,
-});
+}));
+
+/**
+ * The multipart form of POST /minds/{mindId}/snapshots, for the document only: the route reads
+ * the parts itself (the file is streamed to disk), so no validator sees this schema.
+ */
+export const CreateSnapshotForm = named('CreateSnapshotForm', Type.Object(
+  {
+    file: Type.Optional(Type.String({ format: 'binary', description: 'The transcript: WebVTT, DOCX, PDF, SRT or plain text (recognised from its bytes). Either `file` or `artifactId`.' })),
+    artifactId: Type.Optional(Type.String({ format: 'uuid', description: 'An artifact uploaded through a signed URL (GET /minds/{mindId}/signed-url). Either `file` or `artifactId`.' })),
+    mindsetDate: Type.Optional(Type.String({ maxLength: 100, description: 'ISO 8601 date or date-time of the assessment (default: now); a date is midnight UTC, a date-time without a zone is UTC', example: '2024-10-01T12:00:00Z' })),
+    digitalTwinId: Type.Optional(Type.String({ format: 'uuid', description: 'Default: the mind’s default twin' })),
+    speaker: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The speaker label that is this mind (matched ignoring case, by a unique prefix or by name)', example: 'Lenny' })),
+  },
+  { additionalProperties: false },
+));
+
+/** The content types PUT /uploads/{token} is documented with: those a URL can be signed for. */
+export const UPLOAD_CONTENT_TYPES_DOC = [...UPLOADABLE_CONTENT_TYPES];
+
+/** The raw bytes of PUT /uploads/{token} (read by the route as a stream, for the document only). */
+export const UploadBytes = Type.String({ format: 'binary', description: 'The raw file bytes (at most MINDPRINT_MAX_UPLOAD_MB, default 50 MB; not empty)' });
+
+export const UploadReceived = named('UploadReceived', Type.Object({ message: Type.String({ example: 'Upload received' }), artifactId: Uuid, size: Type.Number(), sha256: Type.String() }));

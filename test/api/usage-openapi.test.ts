@@ -71,8 +71,9 @@ describe('OpenAPI', () => {
     ]) {
       assert.ok(doc.paths[path]?.[method], `${method.toUpperCase()} ${path} documented`);
     }
-    const mind = doc.paths['/minds/{mindId}'].get.responses['200'].content['application/json'].schema.properties.mind;
-    assert.ok(mind.properties.snapshotCount);
+    const mindRef = doc.paths['/minds/{mindId}'].get.responses['200'].content['application/json'].schema.properties.mind;
+    assert.deepEqual(mindRef, { $ref: '#/components/schemas/Mind' });
+    assert.ok(doc.components.schemas.Mind.properties.snapshotCount);
     assert.ok(doc.components.securitySchemes.bearerAuth);
   });
 

@@ -19,7 +19,7 @@ import type { paths } from './openapi-types.ts';
 import { parseEventStream } from './sse.ts';
 
 export { parseEventStream, type SseMessage } from './sse.ts';
-export type { operations, paths } from './openapi-types.ts';
+export type { components, operations, paths } from './openapi-types.ts';
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 /** The 200 JSON body of an operation. */
@@ -40,6 +40,8 @@ export type SnapshotStatus = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/
 export type SnapshotDetails = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}', 'get'>;
 export type CreatedSnapshot = ResponseOf<'/minds/{mindId}/snapshots', 'post'>;
 export type SignedUploadUrl = ResponseOf<'/minds/{mindId}/signed-url', 'get'>;
+/** The content types a signed upload URL can be asked for. */
+export type SignedUrlContentType = QueryOf<'/minds/{mindId}/signed-url', 'get'>['contentType'];
 export type SignedUpload = ResponseOf<'/uploads/{token}', 'put'>;
 export type SnapshotSpeakers = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/speakers', 'get'>;
 export type SnapshotSpeaker = SnapshotSpeakers['speakers'][number];

@@ -648,7 +648,1228 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        Analysis: {
+            acting: string;
+            feeling: string;
+            saying: string;
+            thinking: string;
+        };
+        ApiKey: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            expiresAt: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            lastUsedAt: string | null;
+            name: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            organizationId: string;
+            /**
+             * @description The first characters of the key, to tell keys apart
+             * @example mp_Xk2
+             */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            revokedAt: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            userId: string;
+        };
+        Artifact: {
+            /** @example text/vtt */
+            contentType: string;
+            /** @example interview.vtt */
+            fileName: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * @description Detected from the bytes
+             * @enum {string|null}
+             */
+            kind: "vtt" | "srt" | "docx" | "pdf" | "txt" | null;
+            sha256: string | null;
+            size: number | null;
+        };
+        CreateMindRequest: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email?: string | null;
+            /**
+             * Format: uri
+             * @example https://example.com/ada.png
+             */
+            imageUrl?: string | null;
+            isSelf?: boolean;
+            /** @example Ada Lovelace */
+            name: string;
+            socialMedia?: {
+                [key: string]: unknown;
+            } | null;
+            tags?: string | string[];
+        };
+        CreateSnapshotForm: {
+            /**
+             * Format: uuid
+             * @description An artifact uploaded through a signed URL (GET /minds/{mindId}/signed-url). Either `file` or `artifactId`.
+             */
+            artifactId?: string;
+            /**
+             * Format: uuid
+             * @description Default: the mind’s default twin
+             */
+            digitalTwinId?: string;
+            /**
+             * Format: binary
+             * @description The transcript: WebVTT, DOCX, PDF, SRT or plain text (recognised from its bytes). Either `file` or `artifactId`.
+             */
+            file?: string;
+            /**
+             * @description ISO 8601 date or date-time of the assessment (default: now); a date is midnight UTC, a date-time without a zone is UTC
+             * @example 2024-10-01T12:00:00Z
+             */
+            mindsetDate?: string;
+            /**
+             * @description The speaker label that is this mind (matched ignoring case, by a unique prefix or by name)
+             * @example Lenny
+             */
+            speaker?: string;
+        };
+        DigitalTwin: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /** @example true */
+            isDefault: boolean;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /** @example Default Twin */
+            name: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /** @description Every error answer: `{error, message, code}`, plus fields some errors add (`field`, `retryAfterSeconds`, `engineCode`, …) */
+        Error: {
+            /**
+             * @description Machine-readable code
+             * @example VALIDATION_FAILED
+             * @enum {string}
+             */
+            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+            /**
+             * @description Short human-readable error title
+             * @example Bad Request
+             */
+            error: string;
+            /**
+             * @description What went wrong; for 400 it names the field
+             * @example body.name must NOT have fewer than 1 characters
+             */
+            message: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Evidence: {
+            /**
+             * @description The person's own words, verbatim
+             * @example I think we ought to make sure that the middle class gets relief.
+             */
+            quote: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+            /** @description Offset of the turn in its recording, when the transcript has times */
+            startMs: number | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            turnId: string;
+        };
+        EvidenceQuote: {
+            quote: string;
+            startMs: number | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            turnId: string;
+        };
+        Finding: {
+            confidence: number;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /** @enum {string} */
+            polarity: "positive" | "negative" | "neutral";
+            quote: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+            startMs: number | null;
+            statement: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            turnId: string;
+        };
+        Message: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            completedAt: string | null;
+            content: components["schemas"]["MessageContent"] | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            conversationId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            errors: components["schemas"]["MessageError"][] | null;
+            /**
+             * @description What produced the message: always `mindprint` (this service and its engines; `content.model` names the model). Other Mind Simulation Service implementations may name theirs (e.g. `react`).
+             * @example mindprint
+             */
+            framework: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            startedAt: string | null;
+            /**
+             * @description A user message is `completed`. An assistant message of a background run is `pending` until its answer is stored (`startedAt` is set once a worker takes it); one answered inside the request is `streaming` while the answer is produced, whether or not it is streamed to the client. Then `completed`, or `failed` with `errors`.
+             * @enum {string}
+             */
+            status: "pending" | "streaming" | "completed" | "failed";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            userId: string;
+            /** @example 0.1.0 */
+            version: string;
+        };
+        MessageContent: {
+            analysis?: {
+                acting: string;
+                feeling: string;
+                saying: string;
+                thinking: string;
+            };
+            evidence?: components["schemas"]["Evidence"][];
+            /** @description The model that produced the answer */
+            model?: string;
+            /** @description The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed. */
+            text: string;
+        };
+        MessageError: {
+            /** @example rate_limited */
+            code: string;
+            message: string;
+        };
+        Mind: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string | null;
+            /** @example ada@example.com */
+            email: string | null;
+            /** @example 31 */
+            findingCount: number;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /** @example https://example.com/ada.png */
+            imageUrl: string | null;
+            /** @example false */
+            isSelf: boolean;
+            /** @example 9 */
+            keyTopicCount: number;
+            /** @example Ada Lovelace */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            organizationId: string | null;
+            /** @example 24 */
+            psychometricCount: number;
+            /** @example private */
+            scope: string;
+            /** @example ada-lovelace */
+            slug: string | null;
+            /** @example 2 */
+            snapshotCount: number;
+            /**
+             * @example {
+             *       "linkedin": "https://linkedin.com/in/ada"
+             *     }
+             */
+            socialMedia: {
+                [key: string]: unknown;
+            } | null;
+            tags: components["schemas"]["Tag"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        MindProfile: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            asOf: string | null;
+            findings: {
+                confidence: number;
+                /** @enum {string} */
+                kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T13:00:00.000Z
+                 */
+                mindsetDate: string;
+                /** @enum {string} */
+                polarity: "positive" | "negative" | "neutral";
+                quote: string;
+                /**
+                 * Format: uuid
+                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                 */
+                snapshotId: string;
+                startMs: number | null;
+                statement: string;
+                /**
+                 * Format: uuid
+                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                 */
+                turnId: string;
+            }[];
+            keyTopics: {
+                evidence: {
+                    quote: string;
+                    /**
+                     * Format: uuid
+                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                     */
+                    snapshotId: string;
+                    startMs: number | null;
+                    /**
+                     * Format: uuid
+                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                     */
+                    turnId: string;
+                }[];
+                keywords: string[];
+                label: string;
+                sentiment: number;
+                share: number;
+                /** @description Snapshots whose topics were merged into this one */
+                snapshots: number;
+            }[];
+            mindWords: number;
+            snapshotCount: number;
+            /** @description Communication-style measures by name */
+            style: {
+                [key: string]: number | null;
+            };
+            traits: {
+                confidence: number;
+                /** @example big_five */
+                instrument: string;
+                /** @example openness */
+                name: string;
+                /** @description How far to trust the aggregate (Big Five): words over all snapshots, the measurement band, the model’s held-out skill */
+                note: string | null;
+                /** @description Big Five: the pooled value’s rank among the norm corpus of real speakers */
+                percentile: number | null;
+                /** @description Weighted by words and recency (Big Five: the snapshots’ values pooled over all their words) */
+                score: number | null;
+                /** @description Snapshots that contributed a score */
+                snapshots: number;
+                /** @description Words of the snapshots that contributed a score */
+                words: number;
+            }[];
+            trajectories: {
+                /** @description Big Five with two or more scored snapshots; null otherwise */
+                change: {
+                    /** @description The change between the oldest and newest scored snapshot exceeds the measurement noise (95 %) */
+                    exceedsNoise: boolean;
+                    from: number;
+                    note: string;
+                    to: number;
+                } | null;
+                instrument: string;
+                name: string;
+                /** @description Oldest first */
+                points: {
+                    confidence: number;
+                    /** @description Big Five: upper end of that band */
+                    high: number | null;
+                    /** @description Big Five: lower end of the score’s 95 % measurement band at this snapshot’s words */
+                    low: number | null;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T13:00:00.000Z
+                     */
+                    mindsetDate: string;
+                    mindWords: number;
+                    percentile: number | null;
+                    score: number | null;
+                    /**
+                     * Format: uuid
+                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                     */
+                    snapshotId: string;
+                }[];
+            }[];
+        };
+        Model: {
+            default: boolean;
+            /** @enum {string} */
+            engine: "extractive" | "llm";
+            /** @example mindprint-extractive-1 */
+            id: string;
+            streams: boolean;
+        };
+        Psychometric: {
+            /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
+            confidence: number;
+            evidence: components["schemas"]["EvidenceQuote"][];
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * @example big_five
+             * @enum {string}
+             */
+            instrument: "big_five" | "communication_style" | "emotion";
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /** @example openness */
+            name: string;
+            note: string | null;
+            /** @description Against the norm corpus (Big Five only) */
+            percentile: number | null;
+            /** @description 0–1 (null when there is too little text) */
+            score: number | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+        };
+        RenameTagRequest: {
+            /** @example sales */
+            name: string;
+        };
+        SemanticIndex: {
+            embedder: {
+                /**
+                 * @description Vector length (null for a provider that has not answered yet)
+                 * @example 100
+                 */
+                dimensions: number | null;
+                /**
+                 * @description The vector space: glove-6b-100d-sif@1 (offline default) or openai-compatible:<model>[/<dimensions>]
+                 * @example glove-6b-100d-sif@1
+                 */
+                id: string;
+                /**
+                 * @description True for the embedded default, which needs no network and no key
+                 * @example true
+                 */
+                offline: boolean;
+            };
+            errors: {
+                /** @example the embedding endpoint answered 401 (check MINDPRINT_EMBEDDINGS_API_KEY) */
+                message: string;
+                /**
+                 * Format: uuid
+                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                 */
+                snapshotId: string;
+            }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            lastEmbeddedAt: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            snapshots: {
+                /** @example 3 */
+                embedded: number;
+                /** @example 0 */
+                failed: number;
+                /** @example 0 */
+                pending: number;
+                /**
+                 * @description Completed snapshots of the mind (linked or not)
+                 * @example 3
+                 */
+                total: number;
+            };
+            /**
+             * @description empty: no completed snapshot yet. indexing: some completed snapshots are not embedded with the current embedder yet (just processed, or re-embedding after a change of embedder); simulations meanwhile use full-text search for them. ready: every completed snapshot is embedded. failed: the rest are embedded, but embedding some failed (see errors); they are tried again when the service restarts.
+             * @example ready
+             * @enum {string}
+             */
+            status: "empty" | "indexing" | "ready" | "failed";
+            turns: {
+                /**
+                 * @description Of them, embedded with the current embedder
+                 * @example 412
+                 */
+                embedded: number;
+                /**
+                 * @description The mind's own turns in those snapshots
+                 * @example 412
+                 */
+                total: number;
+            };
+            /**
+             * @description Where similarity search runs: pgvector in the database, or an exact search in process (databases without the extension)
+             * @example pgvector
+             * @enum {string}
+             */
+            vectorSearch: "pgvector" | "process";
+        };
+        SetMindTagsRequest: {
+            tagNames: components["schemas"]["TagNames"];
+        };
+        SetSpeakerRequest: {
+            /**
+             * @description A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")
+             * @example Lenny
+             */
+            speaker: string;
+        };
+        ShareSimulationRequest: {
+            emails?: string[];
+            userIds?: string[];
+        };
+        SignedUploadUrl: {
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            artifactId: string;
+            contentType: components["schemas"]["UploadContentType"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            expiresAt: string;
+            fileName: string;
+            /** @description PUT the raw file bytes here, with the same Content-Type, before expiresAt. Works once. */
+            signedUrl: string;
+        };
+        SimulateRequest: {
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            conversationId?: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /** @default false */
+            runInBackground: boolean;
+            scenario: {
+                /**
+                 * @description What the person is asked or told
+                 * @example What would you do about taxes?
+                 */
+                message: string;
+            };
+            /** @description A model id from GET /models (default: the default model, or the model the conversation uses) */
+            selectedSimulationModel?: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId?: string;
+            /** @default false */
+            stream: boolean;
+        };
+        Simulation: {
+            /**
+             * Format: uuid
+             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            asOfSnapshotId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description The mind's default digital twin, which answered
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            digitalTwinId: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindAssessmentId: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            organizationId: string;
+            sharedWithUsers: components["schemas"]["User"][];
+            /** @example What would you do about taxes? */
+            title: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string;
+            user: components["schemas"]["User"];
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            userId: string;
+        };
+        SimulationAnswer: {
+            analysis: components["schemas"]["Analysis"];
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            conversationId: string;
+            evidence: components["schemas"]["Evidence"][];
+            /** @description The answer, in the first person */
+            message: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            messageId: string;
+            /** @example mindprint-extractive-1 */
+            model: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            simulationId: string;
+        };
+        SimulationQueued: {
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            conversationId: string;
+            /** @enum {string} */
+            message: "Simulation queued";
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            messageId: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            simulationId: string;
+            /** @enum {string} */
+            status: "pending";
+        };
+        Snapshot: {
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            artifactId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            digitalTwinId: string | null;
+            /** @description Why processing failed (null unless failed) */
+            error: string | null;
+            /**
+             * @description Name of the uploaded file
+             * @example debate.vtt
+             */
+            fileName: string;
+            findingCount: number;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            keyTopicCount: number;
+            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
+            linked: boolean;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            mindsetDate: string;
+            /**
+             * @description The speaker label taken to be the mind (null until processed)
+             * @example Lenny Rachitsky
+             */
+            mindSpeaker: string | null;
+            /** @description Words of the mind’s own turns (0 until processed) */
+            mindWords: number;
+            psychometricCount: number;
+            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+            speakersLabelled: boolean | null;
+            /**
+             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+             */
+            speakerWarning: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            startedAt: string | null;
+            status: components["schemas"]["SnapshotProcessingStatus"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        SnapshotCreated: {
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            artifactId: string;
+            /**
+             * @description Detected from the bytes
+             * @enum {string}
+             */
+            fileKind: "vtt" | "srt" | "docx" | "pdf" | "txt";
+            /** @example debate.vtt */
+            fileName: string;
+            /** @example Snapshot created; processing has started */
+            message: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindAssessmentId: string;
+            /** @description The label the `speaker` field named in the file (matched by case, prefix or name), or what was sent when the labels could not be read in time (the processing checks it); null without `speaker` */
+            speaker: string | null;
+            /** @description Known at once only when the upload can tell without processing: `false` for an auto-caption track (a WebVTT file with word timings and no voice tags), and true/false when the upload read the labels to check `speaker`. Otherwise null: the status answer (GET …/status) says once the file is processed. */
+            speakersLabelled: boolean | null;
+            /**
+             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+             */
+            speakerWarning: string | null;
+        };
+        SnapshotDetails: {
+            artifact: components["schemas"]["Artifact"];
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            artifactId: string;
+            /**
+             * @description How the mind’s speaker was chosen: the `speaker` field (at upload, or PUT …/speaker), a match of the mind’s name, or the speaker with the most words
+             * @enum {string|null}
+             */
+            attribution: "requested" | "name" | "inferred" | null;
+            /**
+             * @description How the mind’s words were told apart from the others’, in a sentence for people (null until the snapshot is processed)
+             * @example The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s.
+             */
+            attributionNote: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            digitalTwinId: string | null;
+            /** @description Why processing failed (null unless failed) */
+            error: string | null;
+            /**
+             * @description Name of the uploaded file
+             * @example debate.vtt
+             */
+            fileName: string;
+            findingCount: number;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            keyTopicCount: number;
+            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
+            linked: boolean;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            mindsetDate: string;
+            /**
+             * @description The speaker label taken to be the mind (null until processed)
+             * @example Lenny Rachitsky
+             */
+            mindSpeaker: string | null;
+            /** @description Words of the mind’s own turns (0 until processed) */
+            mindWords: number;
+            psychometricCount: number;
+            psychometrics?: components["schemas"]["Psychometric"][];
+            speakers: components["schemas"]["Speaker"][];
+            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+            speakersLabelled: boolean | null;
+            /**
+             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+             */
+            speakerWarning: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            startedAt: string | null;
+            status: components["schemas"]["SnapshotProcessingStatus"];
+            transcript?: components["schemas"]["TranscriptTurn"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @example completed
+         * @enum {string}
+         */
+        SnapshotProcessingStatus: "pending" | "processing" | "completed" | "failed";
+        SnapshotSpeakers: {
+            /** @enum {string|null} */
+            attribution: "requested" | "name" | "inferred" | null;
+            /**
+             * @description The speaker label taken to be the mind (null until processed)
+             * @example Lenny Rachitsky
+             */
+            mindSpeaker: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+            /** @description In order of first appearance */
+            speakers: {
+                isMind: boolean;
+                /** @example Lenny Rachitsky */
+                label: string;
+                /** @description Up to three of the speaker’s lines (their first substantial turns, cut at 200 characters) */
+                samples: string[];
+                /** @description Null for a failed snapshot, whose labels are read from the file again */
+                turns: number | null;
+                /** @description Null for a failed snapshot */
+                words: number | null;
+            }[];
+            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+            speakersLabelled: boolean | null;
+            /**
+             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+             */
+            speakerWarning: string | null;
+            status: components["schemas"]["SnapshotProcessingStatus"];
+        };
+        SnapshotStatus: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            completedAt: string | null;
+            error: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /**
+             * @description The speaker label taken to be the mind (null until processed)
+             * @example Lenny Rachitsky
+             */
+            mindSpeaker: string | null;
+            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
+            speakersLabelled: boolean | null;
+            /**
+             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
+             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
+             */
+            speakerWarning: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            startedAt: string | null;
+            status: components["schemas"]["SnapshotProcessingStatus"];
+        };
+        Speaker: {
+            isMind: boolean;
+            label: string;
+            turns: number;
+            words: number;
+        };
+        SpeakerSet: {
+            message: string;
+            /** @description True when the snapshot went back to `pending` to be processed again with this speaker; false when it already was the mind’s speaker */
+            reprocessing: boolean;
+            snapshot: components["schemas"]["Snapshot"];
+            /** @description The label now taken to be the mind (or, for a failed snapshot whose labels could not be read in time, what was sent; processing checks it) */
+            speaker: string;
+        };
+        Success: {
+            /** @example true */
+            success: boolean;
+        };
+        Tag: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /** @example sales */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            organizationId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        TagNames: string | string[];
+        TagWithCount: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * @description How many minds carry this tag
+             * @example 3
+             */
+            mindCount: number;
+            /** @example sales */
+            name: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            organizationId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string | null;
+        };
+        Topic: {
+            evidence: components["schemas"]["EvidenceQuote"][];
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            keywords: string[];
+            /** @example health care */
+            label: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /** @description −1 (negative) to 1 (positive) */
+            sentiment: number;
+            /** @description Fraction of the mind’s words on this topic */
+            share: number;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+        };
+        TranscriptTurn: {
+            endMs: number | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            isMind: boolean;
+            seq: number;
+            speaker: string;
+            startMs: number | null;
+            text: string;
+        };
+        UpdateMindRequest: {
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email?: string | null;
+            /**
+             * Format: uri
+             * @example https://example.com/ada.png
+             */
+            imageUrl?: string | null;
+            isSelf?: boolean;
+            /** @example Ada Lovelace */
+            name?: string;
+            socialMedia?: {
+                [key: string]: unknown;
+            } | null;
+            tags?: string | string[];
+        };
+        /**
+         * @description The file is recognised from its bytes whatever the type says; the type only has to be one of these
+         * @example text/vtt
+         * @enum {string}
+         */
+        UploadContentType: "text/vtt" | "application/x-subrip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/pdf" | "text/plain" | "text/markdown" | "application/octet-stream";
+        UploadReceived: {
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            artifactId: string;
+            /** @example Upload received */
+            message: string;
+            sha256: string;
+            size: number;
+        };
+        Usage: {
+            /**
+             * @description Mean latency
+             * @example 4.2
+             */
+            averageLatency: number;
+            /** @description Requests per UTC day, oldest first; days without requests are left out */
+            days: {
+                /** @example 2026-11-01 */
+                day: string;
+                errorCount: number;
+                successCount: number;
+                totalCount: number;
+            }[];
+            errorCount: number;
+            /** @example 2026-11-01 */
+            from: string;
+            /**
+             * @description Slowest request
+             * @example 4.2
+             */
+            maxLatency: number;
+            /**
+             * @description 50th percentile
+             * @example 4.2
+             */
+            medianLatency: number;
+            /**
+             * @description Fastest request
+             * @example 4.2
+             */
+            minLatency: number;
+            operations: {
+                errorCount: number;
+                /** @example GET /minds/{mindId} */
+                operation: string;
+                successCount: number;
+                totalCount: number;
+            }[];
+            /**
+             * @description 90th percentile
+             * @example 4.2
+             */
+            p90Latency: number;
+            /**
+             * @description 95th percentile
+             * @example 4.2
+             */
+            p95Latency: number;
+            /**
+             * @description 99th percentile
+             * @example 4.2
+             */
+            p99Latency: number;
+            successCount: number;
+            /** @example 2026-11-01 */
+            to: string;
+            totalCount: number;
+        };
+        User: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /** @example grace@example.com */
+            email: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
+             * @example https://example.com/grace.png
+             */
+            imageUrl: string;
+            /** @example Grace Hopper */
+            name: string;
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -666,169 +1887,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        apiKeys: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            expiresAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            lastUsedAt: string | null;
-                            name: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string;
-                            /**
-                             * @description The first characters of the key, to tell keys apart
-                             * @example mp_Xk2
-                             */
-                            prefix: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            revokedAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                        }[];
+                        apiKeys: components["schemas"]["ApiKey"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -851,199 +1966,83 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        apiKey: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            expiresAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            lastUsedAt: string | null;
-                            name: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string;
-                            /**
-                             * @description The first characters of the key, to tell keys apart
-                             * @example mp_Xk2
-                             */
-                            prefix: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            revokedAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                        };
+                        apiKey: components["schemas"]["ApiKey"];
                         /** @example mp_… */
                         key: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1059,198 +2058,100 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        apiKey: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            expiresAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            lastUsedAt: string | null;
-                            name: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string;
-                            /**
-                             * @description The first characters of the key, to tell keys apart
-                             * @example mp_Xk2
-                             */
-                            prefix: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            revokedAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                        };
+                        apiKey: components["schemas"]["ApiKey"];
                         success: boolean;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1271,200 +2172,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        minds: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /** @example ada@example.com */
-                            email: string | null;
-                            /** @example 31 */
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example https://example.com/ada.png */
-                            imageUrl: string | null;
-                            /** @example false */
-                            isSelf: boolean;
-                            /** @example 9 */
-                            keyTopicCount: number;
-                            /** @example Ada Lovelace */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /** @example 24 */
-                            psychometricCount: number;
-                            /** @example private */
-                            scope: string;
-                            /** @example ada-lovelace */
-                            slug: string | null;
-                            /** @example 2 */
-                            snapshotCount: number;
-                            /**
-                             * @example {
-                             *       "linkedin": "https://linkedin.com/in/ada"
-                             *     }
-                             */
-                            socialMedia: {
-                                [key: string]: unknown;
-                            } | null;
-                            tags: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example sales */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        }[];
+                        minds: components["schemas"]["Mind"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1478,304 +2242,86 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @example ada@example.com
-                     */
-                    email?: string | null;
-                    /**
-                     * Format: uri
-                     * @example https://example.com/ada.png
-                     */
-                    imageUrl?: string | null;
-                    isSelf?: boolean;
-                    /** @example Ada Lovelace */
-                    name: string;
-                    socialMedia?: {
-                        [key: string]: unknown;
-                    } | null;
-                    tags?: string | string[];
-                };
+                "application/json": components["schemas"]["CreateMindRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        digitalTwin: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example true */
-                            isDefault: boolean;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /** @example Default Twin */
-                            name: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                        };
-                        mind: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /** @example ada@example.com */
-                            email: string | null;
-                            /** @example 31 */
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example https://example.com/ada.png */
-                            imageUrl: string | null;
-                            /** @example false */
-                            isSelf: boolean;
-                            /** @example 9 */
-                            keyTopicCount: number;
-                            /** @example Ada Lovelace */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /** @example 24 */
-                            psychometricCount: number;
-                            /** @example private */
-                            scope: string;
-                            /** @example ada-lovelace */
-                            slug: string | null;
-                            /** @example 2 */
-                            snapshotCount: number;
-                            /**
-                             * @example {
-                             *       "linkedin": "https://linkedin.com/in/ada"
-                             *     }
-                             */
-                            socialMedia: {
-                                [key: string]: unknown;
-                            } | null;
-                            tags: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example sales */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        };
+                        digitalTwin: components["schemas"]["DigitalTwin"];
+                        mind: components["schemas"]["Mind"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -1791,228 +2337,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        mind: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /** @example ada@example.com */
-                            email: string | null;
-                            /** @example 31 */
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example https://example.com/ada.png */
-                            imageUrl: string | null;
-                            /** @example false */
-                            isSelf: boolean;
-                            /** @example 9 */
-                            keyTopicCount: number;
-                            /** @example Ada Lovelace */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /** @example 24 */
-                            psychometricCount: number;
-                            /** @example private */
-                            scope: string;
-                            /** @example ada-lovelace */
-                            slug: string | null;
-                            /** @example 2 */
-                            snapshotCount: number;
-                            /**
-                             * @example {
-                             *       "linkedin": "https://linkedin.com/in/ada"
-                             *     }
-                             */
-                            socialMedia: {
-                                [key: string]: unknown;
-                            } | null;
-                            tags: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example sales */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        };
+                        mind: components["schemas"]["Mind"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2028,307 +2427,104 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: email
-                     * @example ada@example.com
-                     */
-                    email?: string | null;
-                    /**
-                     * Format: uri
-                     * @example https://example.com/ada.png
-                     */
-                    imageUrl?: string | null;
-                    isSelf?: boolean;
-                    /** @example Ada Lovelace */
-                    name?: string;
-                    socialMedia?: {
-                        [key: string]: unknown;
-                    } | null;
-                    tags?: string | string[];
-                };
+                "application/json": components["schemas"]["UpdateMindRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        mind: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /** @example ada@example.com */
-                            email: string | null;
-                            /** @example 31 */
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example https://example.com/ada.png */
-                            imageUrl: string | null;
-                            /** @example false */
-                            isSelf: boolean;
-                            /** @example 9 */
-                            keyTopicCount: number;
-                            /** @example Ada Lovelace */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /** @example 24 */
-                            psychometricCount: number;
-                            /** @example private */
-                            scope: string;
-                            /** @example ada-lovelace */
-                            slug: string | null;
-                            /** @example 2 */
-                            snapshotCount: number;
-                            /**
-                             * @example {
-                             *       "linkedin": "https://linkedin.com/in/ada"
-                             *     }
-                             */
-                            socialMedia: {
-                                [key: string]: unknown;
-                            } | null;
-                            tags: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example sales */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        };
+                        mind: components["schemas"]["Mind"];
                         success: boolean;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2344,156 +2540,97 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2509,7 +2646,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2522,257 +2659,74 @@ export interface operations {
                          */
                         mindId: string;
                         name: string;
-                        profile: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            asOf: string | null;
-                            findings: {
-                                confidence: number;
-                                /** @enum {string} */
-                                kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                mindsetDate: string;
-                                /** @enum {string} */
-                                polarity: "positive" | "negative" | "neutral";
-                                quote: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                snapshotId: string;
-                                startMs: number | null;
-                                statement: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                turnId: string;
-                            }[];
-                            keyTopics: {
-                                evidence: {
-                                    quote: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    snapshotId: string;
-                                    startMs: number | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    turnId: string;
-                                }[];
-                                keywords: string[];
-                                label: string;
-                                sentiment: number;
-                                share: number;
-                                /** @description Snapshots whose topics were merged into this one */
-                                snapshots: number;
-                            }[];
-                            mindWords: number;
-                            snapshotCount: number;
-                            /** @description Communication-style measures by name */
-                            style: {
-                                [key: string]: number | null;
-                            };
-                            traits: {
-                                confidence: number;
-                                /** @example big_five */
-                                instrument: string;
-                                /** @example openness */
-                                name: string;
-                                /** @description How far to trust the aggregate (Big Five): words over all snapshots, the measurement band, the model’s held-out skill */
-                                note: string | null;
-                                /** @description Big Five: the pooled value’s rank among the norm corpus of real speakers */
-                                percentile: number | null;
-                                /** @description Weighted by words and recency (Big Five: the snapshots’ values pooled over all their words) */
-                                score: number | null;
-                                /** @description Snapshots that contributed a score */
-                                snapshots: number;
-                                /** @description Words of the snapshots that contributed a score */
-                                words: number;
-                            }[];
-                            trajectories: {
-                                /** @description Big Five with two or more scored snapshots; null otherwise */
-                                change: {
-                                    /** @description The change between the oldest and newest scored snapshot exceeds the measurement noise (95 %) */
-                                    exceedsNoise: boolean;
-                                    from: number;
-                                    note: string;
-                                    to: number;
-                                } | null;
-                                instrument: string;
-                                name: string;
-                                /** @description Oldest first */
-                                points: {
-                                    confidence: number;
-                                    /** @description Big Five: upper end of that band */
-                                    high: number | null;
-                                    /** @description Big Five: lower end of the score’s 95 % measurement band at this snapshot’s words */
-                                    low: number | null;
-                                    /**
-                                     * Format: date-time
-                                     * @example 2026-11-22T13:00:00.000Z
-                                     */
-                                    mindsetDate: string;
-                                    mindWords: number;
-                                    percentile: number | null;
-                                    score: number | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    snapshotId: string;
-                                }[];
-                            }[];
-                        };
+                        profile: components["schemas"]["MindProfile"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2788,227 +2742,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        embedder: {
-                            /**
-                             * @description Vector length (null for a provider that has not answered yet)
-                             * @example 100
-                             */
-                            dimensions: number | null;
-                            /**
-                             * @description The vector space: glove-6b-100d-sif@1 (offline default) or openai-compatible:<model>[/<dimensions>]
-                             * @example glove-6b-100d-sif@1
-                             */
-                            id: string;
-                            /**
-                             * @description True for the embedded default, which needs no network and no key
-                             * @example true
-                             */
-                            offline: boolean;
-                        };
-                        errors: {
-                            /** @example the embedding endpoint answered 401 (check MINDPRINT_EMBEDDINGS_API_KEY) */
-                            message: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                        }[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        lastEmbeddedAt: string | null;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        mindId: string;
-                        snapshots: {
-                            /** @example 3 */
-                            embedded: number;
-                            /** @example 0 */
-                            failed: number;
-                            /** @example 0 */
-                            pending: number;
-                            /**
-                             * @description Completed snapshots of the mind (linked or not)
-                             * @example 3
-                             */
-                            total: number;
-                        };
-                        /**
-                         * @description empty: no completed snapshot yet. indexing: some completed snapshots are not embedded with the current embedder yet (just processed, or re-embedding after a change of embedder); simulations meanwhile use full-text search for them. ready: every completed snapshot is embedded. failed: the rest are embedded, but embedding some failed (see errors); they are tried again when the service restarts.
-                         * @example ready
-                         * @enum {string}
-                         */
-                        status: "empty" | "indexing" | "ready" | "failed";
-                        turns: {
-                            /**
-                             * @description Of them, embedded with the current embedder
-                             * @example 412
-                             */
-                            embedded: number;
-                            /**
-                             * @description The mind's own turns in those snapshots
-                             * @example 412
-                             */
-                            total: number;
-                        };
-                        /**
-                         * @description Where similarity search runs: pgvector in the database, or an exact search in process (databases without the extension)
-                         * @example pgvector
-                         * @enum {string}
-                         */
-                        vectorSearch: "pgvector" | "process";
-                    };
+                    "application/json": components["schemas"]["SemanticIndex"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3016,7 +2822,8 @@ export interface operations {
     getSignedUploadUrl: {
         parameters: {
             query: {
-                contentType: string;
+                /** @description The file is recognised from its bytes whatever the type says; the type only has to be one of these */
+                contentType: "text/vtt" | "application/x-subrip" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/pdf" | "text/plain" | "text/markdown" | "application/octet-stream";
                 fileName: string;
             };
             header?: never;
@@ -3027,168 +2834,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        artifactId: string;
-                        contentType: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        expiresAt: string;
-                        fileName: string;
-                        /** @description PUT the raw file bytes here, with the same Content-Type, before expiresAt. Works once. */
-                        signedUrl: string;
-                    };
+                    "application/json": components["schemas"]["SignedUploadUrl"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3204,7 +2922,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3212,225 +2930,74 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
-                        snapshots: {
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            artifactId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            completedAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string | null;
-                            /** @description Why processing failed (null unless failed) */
-                            error: string | null;
-                            /**
-                             * @description Name of the uploaded file
-                             * @example debate.vtt
-                             */
-                            fileName: string;
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            keyTopicCount: number;
-                            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                            linked: boolean;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            mindsetDate: string;
-                            /**
-                             * @description The speaker label taken to be the mind (null until processed)
-                             * @example Lenny Rachitsky
-                             */
-                            mindSpeaker: string | null;
-                            /** @description Words of the mind’s own turns (0 until processed) */
-                            mindWords: number;
-                            psychometricCount: number;
-                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                            speakersLabelled: boolean | null;
-                            /**
-                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                             */
-                            speakerWarning: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            startedAt: string | null;
-                            /**
-                             * @example completed
-                             * @enum {string}
-                             */
-                            status: "pending" | "processing" | "completed" | "failed";
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                        }[];
+                        snapshots: components["schemas"]["Snapshot"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3444,268 +3011,112 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["CreateSnapshotForm"];
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        artifactId: string;
-                        /**
-                         * @description Detected from the bytes
-                         * @enum {string}
-                         */
-                        fileKind: "vtt" | "srt" | "docx" | "pdf" | "txt";
-                        /** @example debate.vtt */
-                        fileName: string;
-                        /** @example Snapshot created; processing has started */
-                        message: string;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        mindAssessmentId: string;
-                        /** @description The label the `speaker` field named in the file (matched by case, prefix or name), or what was sent when the labels could not be read in time (the processing checks it); null without `speaker` */
-                        speaker: string | null;
-                        /** @description Known at once only when the upload can tell without processing: `false` for an auto-caption track (a WebVTT file with word timings and no voice tags), and true/false when the upload read the labels to check `speaker`. Otherwise null: the status answer (GET …/status) says once the file is processed. */
-                        speakersLabelled: boolean | null;
-                        /**
-                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                         */
-                        speakerWarning: string | null;
-                    };
+                    "application/json": components["schemas"]["SnapshotCreated"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3725,317 +3136,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        artifact: {
-                            /** @example text/vtt */
-                            contentType: string;
-                            /** @example interview.vtt */
-                            fileName: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * @description Detected from the bytes
-                             * @enum {string|null}
-                             */
-                            kind: "vtt" | "srt" | "docx" | "pdf" | "txt" | null;
-                            sha256: string | null;
-                            size: number | null;
-                        };
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        artifactId: string;
-                        /**
-                         * @description How the mind’s speaker was chosen: the `speaker` field (at upload, or PUT …/speaker), a match of the mind’s name, or the speaker with the most words
-                         * @enum {string|null}
-                         */
-                        attribution: "requested" | "name" | "inferred" | null;
-                        /**
-                         * @description How the mind’s words were told apart from the others’, in a sentence for people (null until the snapshot is processed)
-                         * @example The file names no speakers (auto-captions, or a document without speaker labels), so every voice in it was taken to be this mind’s.
-                         */
-                        attributionNote: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        completedAt: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        createdAt: string;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        digitalTwinId: string | null;
-                        /** @description Why processing failed (null unless failed) */
-                        error: string | null;
-                        /**
-                         * @description Name of the uploaded file
-                         * @example debate.vtt
-                         */
-                        fileName: string;
-                        findingCount: number;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        id: string;
-                        keyTopicCount: number;
-                        /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                        linked: boolean;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        mindId: string;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        mindsetDate: string;
-                        /**
-                         * @description The speaker label taken to be the mind (null until processed)
-                         * @example Lenny Rachitsky
-                         */
-                        mindSpeaker: string | null;
-                        /** @description Words of the mind’s own turns (0 until processed) */
-                        mindWords: number;
-                        psychometricCount: number;
-                        psychometrics?: {
-                            /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
-                            confidence: number;
-                            evidence: {
-                                quote: string;
-                                startMs: number | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                turnId: string;
-                            }[];
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * @description big_five | communication_style | emotion
-                             * @example big_five
-                             */
-                            instrument: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /** @example openness */
-                            name: string;
-                            note: string | null;
-                            /** @description Against the norm corpus (Big Five only) */
-                            percentile: number | null;
-                            /** @description 0–1 (null when there is too little text) */
-                            score: number | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                        }[];
-                        speakers: {
-                            isMind: boolean;
-                            label: string;
-                            turns: number;
-                            words: number;
-                        }[];
-                        /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                        speakersLabelled: boolean | null;
-                        /**
-                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                         */
-                        speakerWarning: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        startedAt: string | null;
-                        /**
-                         * @example completed
-                         * @enum {string}
-                         */
-                        status: "pending" | "processing" | "completed" | "failed";
-                        transcript?: {
-                            endMs: number | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            isMind: boolean;
-                            seq: number;
-                            speaker: string;
-                            startMs: number | null;
-                            text: string;
-                        }[];
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        updatedAt: string;
-                    };
+                    "application/json": components["schemas"]["SnapshotDetails"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4052,7 +3225,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,144 +3241,88 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4222,184 +3339,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        findings: {
-                            confidence: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @enum {string} */
-                            kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /** @enum {string} */
-                            polarity: "positive" | "negative" | "neutral";
-                            quote: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                            startMs: number | null;
-                            statement: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            turnId: string;
-                        }[];
+                        findings: components["schemas"]["Finding"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4416,7 +3430,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4424,225 +3438,92 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
-                        snapshot: {
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            artifactId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            completedAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string | null;
-                            /** @description Why processing failed (null unless failed) */
-                            error: string | null;
-                            /**
-                             * @description Name of the uploaded file
-                             * @example debate.vtt
-                             */
-                            fileName: string;
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            keyTopicCount: number;
-                            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                            linked: boolean;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            mindsetDate: string;
-                            /**
-                             * @description The speaker label taken to be the mind (null until processed)
-                             * @example Lenny Rachitsky
-                             */
-                            mindSpeaker: string | null;
-                            /** @description Words of the mind’s own turns (0 until processed) */
-                            mindWords: number;
-                            psychometricCount: number;
-                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                            speakersLabelled: boolean | null;
-                            /**
-                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                             */
-                            speakerWarning: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            startedAt: string | null;
-                            /**
-                             * @example completed
-                             * @enum {string}
-                             */
-                            status: "pending" | "processing" | "completed" | "failed";
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                        };
+                        snapshot: components["schemas"]["Snapshot"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4659,194 +3540,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        psychometrics: {
-                            /** @description 0–1; grows with the number of the mind’s words (Big Five: × the model’s held-out skill) */
-                            confidence: number;
-                            evidence: {
-                                quote: string;
-                                startMs: number | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                turnId: string;
-                            }[];
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * @description big_five | communication_style | emotion
-                             * @example big_five
-                             */
-                            instrument: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /** @example openness */
-                            name: string;
-                            note: string | null;
-                            /** @description Against the norm corpus (Big Five only) */
-                            percentile: number | null;
-                            /** @description 0–1 (null when there is too little text) */
-                            score: number | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                        }[];
+                        psychometrics: components["schemas"]["Psychometric"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4863,275 +3631,110 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")
-                     * @example Lenny
-                     */
-                    speaker: string;
-                };
+                "application/json": components["schemas"]["SetSpeakerRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                        /** @description True when the snapshot went back to `pending` to be processed again with this speaker; false when it already was the mind’s speaker */
-                        reprocessing: boolean;
-                        snapshot: {
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            artifactId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            completedAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string | null;
-                            /** @description Why processing failed (null unless failed) */
-                            error: string | null;
-                            /**
-                             * @description Name of the uploaded file
-                             * @example debate.vtt
-                             */
-                            fileName: string;
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            keyTopicCount: number;
-                            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                            linked: boolean;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            mindsetDate: string;
-                            /**
-                             * @description The speaker label taken to be the mind (null until processed)
-                             * @example Lenny Rachitsky
-                             */
-                            mindSpeaker: string | null;
-                            /** @description Words of the mind’s own turns (0 until processed) */
-                            mindWords: number;
-                            psychometricCount: number;
-                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                            speakersLabelled: boolean | null;
-                            /**
-                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                             */
-                            speakerWarning: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            startedAt: string | null;
-                            /**
-                             * @example completed
-                             * @enum {string}
-                             */
-                            status: "pending" | "processing" | "completed" | "failed";
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                        };
-                        /** @description The label now taken to be the mind (or, for a failed snapshot whose labels could not be read in time, what was sent; processing checks it) */
-                        speaker: string;
-                    };
+                    "application/json": components["schemas"]["SpeakerSet"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5148,218 +3751,88 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string|null} */
-                        attribution: "requested" | "name" | "inferred" | null;
-                        /**
-                         * @description The speaker label taken to be the mind (null until processed)
-                         * @example Lenny Rachitsky
-                         */
-                        mindSpeaker: string | null;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        snapshotId: string;
-                        /** @description In order of first appearance */
-                        speakers: {
-                            isMind: boolean;
-                            /** @example Lenny Rachitsky */
-                            label: string;
-                            /** @description Up to three of the speaker’s lines (their first substantial turns, cut at 200 characters) */
-                            samples: string[];
-                            /** @description Null for a failed snapshot, whose labels are read from the file again */
-                            turns: number | null;
-                            /** @description Null for a failed snapshot */
-                            words: number | null;
-                        }[];
-                        /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                        speakersLabelled: boolean | null;
-                        /**
-                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                         */
-                        speakerWarning: string | null;
-                        /**
-                         * @example completed
-                         * @enum {string}
-                         */
-                        status: "pending" | "processing" | "completed" | "failed";
-                    };
+                    "application/json": components["schemas"]["SnapshotSpeakers"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5376,192 +3849,79 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        completedAt: string | null;
-                        error: string | null;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        id: string;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        mindId: string;
-                        /**
-                         * @description The speaker label taken to be the mind (null until processed)
-                         * @example Lenny Rachitsky
-                         */
-                        mindSpeaker: string | null;
-                        /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                        speakersLabelled: boolean | null;
-                        /**
-                         * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                         * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                         */
-                        speakerWarning: string | null;
-                        /**
-                         * Format: date-time
-                         * @example 2026-11-22T13:00:00.000Z
-                         */
-                        startedAt: string | null;
-                        /**
-                         * @example completed
-                         * @enum {string}
-                         */
-                        status: "pending" | "processing" | "completed" | "failed";
-                    };
+                    "application/json": components["schemas"]["SnapshotStatus"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5578,187 +3938,81 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        keyTopics: {
-                            evidence: {
-                                quote: string;
-                                startMs: number | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                turnId: string;
-                            }[];
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            keywords: string[];
-                            /** @example health care */
-                            label: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /** @description −1 (negative) to 1 (positive) */
-                            sentiment: number;
-                            /** @description Fraction of the mind’s words on this topic */
-                            share: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                        }[];
+                        keyTopics: components["schemas"]["Topic"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5775,7 +4029,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5783,225 +4037,92 @@ export interface operations {
                 content: {
                     "application/json": {
                         message: string;
-                        snapshot: {
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            artifactId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            completedAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string | null;
-                            /** @description Why processing failed (null unless failed) */
-                            error: string | null;
-                            /**
-                             * @description Name of the uploaded file
-                             * @example debate.vtt
-                             */
-                            fileName: string;
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            keyTopicCount: number;
-                            /** @description Unlinked snapshots are kept but do not feed simulations or the profile */
-                            linked: boolean;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            mindsetDate: string;
-                            /**
-                             * @description The speaker label taken to be the mind (null until processed)
-                             * @example Lenny Rachitsky
-                             */
-                            mindSpeaker: string | null;
-                            /** @description Words of the mind’s own turns (0 until processed) */
-                            mindWords: number;
-                            psychometricCount: number;
-                            /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
-                            speakersLabelled: boolean | null;
-                            /**
-                             * @description Set when `speakersLabelled` is false: a sentence for people saying that every voice in the file counts as the mind. Null otherwise.
-                             * @example The file names no speakers, so every voice in this file counts as Andrew Huberman: interviewers, moderators and other guests too. Upload a transcript that labels its speakers to keep only Andrew Huberman’s words.
-                             */
-                            speakerWarning: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            startedAt: string | null;
-                            /**
-                             * @example completed
-                             * @enum {string}
-                             */
-                            status: "pending" | "processing" | "completed" | "failed";
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                        };
+                        snapshot: components["schemas"]["Snapshot"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6017,262 +4138,103 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    tagNames: string | string[];
-                };
+                "application/json": components["schemas"]["SetMindTagsRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        mind: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /** @example ada@example.com */
-                            email: string | null;
-                            /** @example 31 */
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example https://example.com/ada.png */
-                            imageUrl: string | null;
-                            /** @example false */
-                            isSelf: boolean;
-                            /** @example 9 */
-                            keyTopicCount: number;
-                            /** @example Ada Lovelace */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /** @example 24 */
-                            psychometricCount: number;
-                            /** @example private */
-                            scope: string;
-                            /** @example ada-lovelace */
-                            slug: string | null;
-                            /** @example 2 */
-                            snapshotCount: number;
-                            /**
-                             * @example {
-                             *       "linkedin": "https://linkedin.com/in/ada"
-                             *     }
-                             */
-                            socialMedia: {
-                                [key: string]: unknown;
-                            } | null;
-                            tags: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example sales */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        };
+                        mind: components["schemas"]["Mind"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6291,200 +4253,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        minds: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /** @example ada@example.com */
-                            email: string | null;
-                            /** @example 31 */
-                            findingCount: number;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example https://example.com/ada.png */
-                            imageUrl: string | null;
-                            /** @example false */
-                            isSelf: boolean;
-                            /** @example 9 */
-                            keyTopicCount: number;
-                            /** @example Ada Lovelace */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /** @example 24 */
-                            psychometricCount: number;
-                            /** @example private */
-                            scope: string;
-                            /** @example ada-lovelace */
-                            slug: string | null;
-                            /** @example 2 */
-                            snapshotCount: number;
-                            /**
-                             * @example {
-                             *       "linkedin": "https://linkedin.com/in/ada"
-                             *     }
-                             */
-                            socialMedia: {
-                                [key: string]: unknown;
-                            } | null;
-                            tags: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string | null;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /** @example sales */
-                                name: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                organizationId: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                updatedAt: string | null;
-                            }[];
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        }[];
+                        minds: components["schemas"]["Mind"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6498,133 +4323,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        models: {
-                            default: boolean;
-                            engine: "extractive" | "llm";
-                            /** @example mindprint-extractive-1 */
-                            id: string;
-                            streams: boolean;
-                        }[];
+                        models: components["schemas"]["Model"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -6638,36 +4393,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                     */
-                    conversationId?: string;
-                    /**
-                     * Format: uuid
-                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                     */
-                    mindId: string;
-                    /** @default false */
-                    runInBackground?: boolean;
-                    scenario: {
-                        /**
-                         * @description What the person is asked or told
-                         * @example What would you do about taxes?
-                         */
-                        message: string;
-                    };
-                    /** @description A model id from GET /models (default: the default model, or the model the conversation uses) */
-                    selectedSimulationModel?: string;
-                    /**
-                     * Format: uuid
-                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                     */
-                    snapshotId?: string;
-                    /** @default false */
-                    stream?: boolean;
-                };
+                "application/json": components["schemas"]["SimulateRequest"];
             };
         };
         responses: {
@@ -6677,325 +4403,101 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        analysis: {
-                            acting: string;
-                            feeling: string;
-                            saying: string;
-                            thinking: string;
-                        };
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        conversationId: string;
-                        evidence: {
-                            /**
-                             * @description The person's own words, verbatim
-                             * @example I think we ought to make sure that the middle class gets relief.
-                             */
-                            quote: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            snapshotId: string;
-                            /** @description Offset of the turn in its recording, when the transcript has times */
-                            startMs: number | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            turnId: string;
-                        }[];
-                        /** @description The answer, in the first person */
-                        message: string;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        messageId: string;
-                        /** @example mindprint-extractive-1 */
-                        model: string;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        simulationId: string;
-                    } | {
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        conversationId: string;
-                        /** @enum {string} */
-                        message: "Simulation queued";
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        messageId: string;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        simulationId: string;
-                        /** @enum {string} */
-                        status: "pending";
-                    };
+                    "application/json": components["schemas"]["SimulationAnswer"] | components["schemas"]["SimulationQueued"];
                     "text/event-stream": string;
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description FORBIDDEN: the resource exists but is not yours to use (a simulation neither yours nor shared with you; a signed URL that is tampered with, expired or used) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UPSTREAM_FAILED: the LLM provider failed; the body carries `engineCode`, `simulationId` and `messageId` */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7013,7 +4515,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7021,213 +4523,56 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
-                        simulations: {
-                            /**
-                             * Format: uuid
-                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            asOfSnapshotId: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @description The mind's default digital twin, which answered
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindAssessmentId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string;
-                            sharedWithUsers: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            }[];
-                            /** @example What would you do about taxes? */
-                            title: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                            user: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            };
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                        }[];
+                        simulations: components["schemas"]["Simulation"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7243,359 +4588,91 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        messages: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            completedAt: string | null;
-                            content: {
-                                analysis?: {
-                                    acting: string;
-                                    feeling: string;
-                                    saying: string;
-                                    thinking: string;
-                                };
-                                evidence?: {
-                                    /**
-                                     * @description The person's own words, verbatim
-                                     * @example I think we ought to make sure that the middle class gets relief.
-                                     */
-                                    quote: string;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    snapshotId: string;
-                                    /** @description Offset of the turn in its recording, when the transcript has times */
-                                    startMs: number | null;
-                                    /**
-                                     * Format: uuid
-                                     * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                     */
-                                    turnId: string;
-                                }[];
-                                /** @description The model that produced the answer */
-                                model?: string;
-                                /** @description The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed. */
-                                text: string;
-                            } | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            conversationId: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            errors: {
-                                /** @example rate_limited */
-                                code: string;
-                                message: string;
-                            }[] | null;
-                            /**
-                             * @description What produced the message: always `mindprint` (this service and its engines; `content.model` names the model). Other Mind Simulation Service implementations may name theirs (e.g. `react`).
-                             * @example mindprint
-                             */
-                            framework: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            role: "user" | "assistant";
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            startedAt: string | null;
-                            /** @description A user message is `completed`. An assistant message of a background run is `pending` until its answer is stored (`startedAt` is set once a worker takes it); one answered inside the request is `streaming` while the answer is produced, whether or not it is streamed to the client. Then `completed`, or `failed` with `errors`. */
-                            status: "pending" | "streaming" | "completed" | "failed";
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                            /** @example 0.1.0 */
-                            version: string;
-                        }[];
-                        simulation: {
-                            /**
-                             * Format: uuid
-                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            asOfSnapshotId: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @description The mind's default digital twin, which answered
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindAssessmentId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string;
-                            sharedWithUsers: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            }[];
-                            /** @example What would you do about taxes? */
-                            title: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                            user: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            };
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                        };
+                        messages: components["schemas"]["Message"][];
+                        simulation: components["schemas"]["Simulation"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description FORBIDDEN: the resource exists but is not yours to use (a simulation neither yours nor shared with you; a signed URL that is tampered with, expired or used) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7611,7 +4688,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7623,172 +4700,97 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description FORBIDDEN: the resource exists but is not yours to use (a simulation neither yours nor shared with you; a signed URL that is tampered with, expired or used) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -7804,339 +4806,112 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    emails?: string[];
-                    userIds?: string[];
-                };
+                "application/json": components["schemas"]["ShareSimulationRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        simulation: {
-                            /**
-                             * Format: uuid
-                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            asOfSnapshotId: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @description The mind's default digital twin, which answered
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindAssessmentId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string;
-                            sharedWithUsers: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            }[];
-                            /** @example What would you do about taxes? */
-                            title: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                            user: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            };
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                        };
+                        simulation: components["schemas"]["Simulation"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description FORBIDDEN: the resource exists but is not yours to use (a simulation neither yours nor shared with you; a signed URL that is tampered with, expired or used) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8153,276 +4928,108 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        simulation: {
-                            /**
-                             * Format: uuid
-                             * @description Not in the spec (a Mindprint addition). The `snapshotId` the conversation was started with: it answers from that snapshot and earlier ones (by `mindsetDate`) only, for all its messages. null: from all linked snapshots.
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            asOfSnapshotId: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: uuid
-                             * @description The mind's default digital twin, which answered
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            digitalTwinId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * Format: uuid
-                             * @description The snapshot the conversation answers as of (`asOfSnapshotId`), or else the newest completed, linked snapshot when it started (kept as a record if that snapshot is deleted later)
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindAssessmentId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            mindId: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string;
-                            sharedWithUsers: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            }[];
-                            /** @example What would you do about taxes? */
-                            title: string;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string;
-                            user: {
-                                /**
-                                 * Format: date-time
-                                 * @example 2026-11-22T13:00:00.000Z
-                                 */
-                                createdAt: string;
-                                /** @example grace@example.com */
-                                email: string;
-                                /**
-                                 * Format: uuid
-                                 * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                                 */
-                                id: string;
-                                /**
-                                 * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                                 * @example https://example.com/grace.png
-                                 */
-                                imageUrl: string;
-                                /** @example Grace Hopper */
-                                name: string;
-                            };
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            userId: string;
-                        };
+                        simulation: components["schemas"]["Simulation"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description FORBIDDEN: the resource exists but is not yours to use (a simulation neither yours nor shared with you; a signed URL that is tampered with, expired or used) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8436,155 +5043,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tags: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * @description How many minds carry this tag
-                             * @example 3
-                             */
-                            mindCount: number;
-                            /** @example sales */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        }[];
+                        tags: components["schemas"]["TagWithCount"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8600,241 +5115,112 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @example sales */
-                    name: string;
-                };
+                "application/json": components["schemas"]["RenameTagRequest"];
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        tag: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string | null;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /** @example sales */
-                            name: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            organizationId: string | null;
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            updatedAt: string | null;
-                        };
+                        tag: components["schemas"]["Tag"];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -8850,156 +5236,97 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @example true */
-                        success: boolean;
-                    };
+                    "application/json": components["schemas"]["Success"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9013,108 +5340,72 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "application/pdf": string;
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                "application/x-subrip": string;
+                "text/markdown": string;
+                "text/plain": string;
+                "text/vtt": string;
+            };
+        };
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        artifactId: string;
-                        message: string;
-                        sha256: string;
-                        size: number;
-                    };
+                    "application/json": components["schemas"]["UploadReceived"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description FORBIDDEN: the resource exists but is not yours to use (a simulation neither yours nor shared with you; a signed URL that is tampered with, expired or used) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9131,183 +5422,61 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Mean latency
-                         * @example 4.2
-                         */
-                        averageLatency: number;
-                        /** @description Requests per UTC day, oldest first; days without requests are left out */
-                        days: {
-                            /** @example 2026-11-01 */
-                            day: string;
-                            errorCount: number;
-                            successCount: number;
-                            totalCount: number;
-                        }[];
-                        errorCount: number;
-                        /** @example 2026-11-01 */
-                        from: string;
-                        /**
-                         * @description Slowest request
-                         * @example 4.2
-                         */
-                        maxLatency: number;
-                        /**
-                         * @description 50th percentile
-                         * @example 4.2
-                         */
-                        medianLatency: number;
-                        /**
-                         * @description Fastest request
-                         * @example 4.2
-                         */
-                        minLatency: number;
-                        operations: {
-                            errorCount: number;
-                            /** @example GET /minds/{mindId} */
-                            operation: string;
-                            successCount: number;
-                            totalCount: number;
-                        }[];
-                        /**
-                         * @description 90th percentile
-                         * @example 4.2
-                         */
-                        p90Latency: number;
-                        /**
-                         * @description 95th percentile
-                         * @example 4.2
-                         */
-                        p95Latency: number;
-                        /**
-                         * @description 99th percentile
-                         * @example 4.2
-                         */
-                        p99Latency: number;
-                        successCount: number;
-                        /** @example 2026-11-01 */
-                        to: string;
-                        totalCount: number;
-                    };
+                    "application/json": components["schemas"]["Usage"];
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -9321,147 +5490,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description OK */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        users: {
-                            /**
-                             * Format: date-time
-                             * @example 2026-11-22T13:00:00.000Z
-                             */
-                            createdAt: string;
-                            /** @example grace@example.com */
-                            email: string;
-                            /**
-                             * Format: uuid
-                             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                             */
-                            id: string;
-                            /**
-                             * @description The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)
-                             * @example https://example.com/grace.png
-                             */
-                            imageUrl: string;
-                            /** @example Grace Hopper */
-                            name: string;
-                        }[];
+                        users: components["schemas"]["User"][];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
             401: {
                 headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
             503: {
                 headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description Machine-readable code
-                         * @example VALIDATION_FAILED
-                         * @enum {string}
-                         */
-                        code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
-                        /**
-                         * @description Short human-readable error title
-                         * @example Bad Request
-                         */
-                        error: string;
-                        /**
-                         * @description What went wrong; for 400 it names the field
-                         * @example body.name must NOT have fewer than 1 characters
-                         */
-                        message: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

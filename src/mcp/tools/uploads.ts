@@ -8,6 +8,7 @@
  * so there it refuses and points to upload_text_to_signed_url or a PUT of the assistant's own.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SignedUrlContentType } from '@mindprint/client';
 import { z } from 'zod';
 import { CREATES, defineTool, plural, uuid, type ToolContext } from './define.ts';
 import { ToolError } from '../errors.ts';
@@ -64,7 +65,8 @@ export function registerUploadTools(server: McpServer, ctx: ToolContext): void {
       annotations: CREATES,
     },
     async ({ mindId, fileName, contentType }) => {
-      const signed = await ctx.client().getSignedUploadUrl(mindId, { fileName, contentType });
+      // The service checks the type against its list (a 400 that lists them); the tool passes on what it was given.
+      const signed = await ctx.client().getSignedUploadUrl(mindId, { fileName, contentType: contentType as SignedUrlContentType });
       if (ctx.issuedUploadUrls.size >= MAX_REMEMBERED) ctx.issuedUploadUrls.delete(ctx.issuedUploadUrls.values().next().value!);
       ctx.issuedUploadUrls.add(signed.signedUrl);
       return {
