@@ -22,6 +22,28 @@ const SpeakerWarning = Nullable(
 );
 const MindSpeaker = Nullable(Type.String({ description: 'The speaker label taken to be the mind (null until processed)', example: 'Lenny Rachitsky' }));
 
+/**
+ * Where the snapshot's semantic index stands (src/memory/indexer.ts): its turns are embedded in a
+ * job of their own after `completed`, so simulations find them by meaning a moment later.
+ */
+export const SnapshotSemanticIndex = named(
+  'SnapshotSemanticIndex',
+  Type.Object(
+    {
+      status: Type.String({
+        enum: ['waiting', 'indexing', 'ready', 'failed', 'none'],
+        description:
+          '`waiting` until the snapshot is completed; `indexing` while its turns are being embedded (or re-embedded for another embedder); `ready` once they are; `failed` when the embedder failed (`error` says why; simulations use full-text search for it meanwhile); `none` for a failed snapshot, which has nothing to index',
+        example: 'ready',
+      }),
+      embedder: Nullable(Type.String({ description: 'The embedder its turns are embedded with (null until they are)', example: 'glove-6b-100d-sif@1' })),
+      embeddedAt: Nullable(Timestamp),
+      error: Nullable(Type.String({ description: 'Why the last embedding failed (null unless `failed`)' })),
+    },
+    { description: 'The state of the snapshot’s semantic index. `GET /minds/{mindId}/semantic-index` sums it up for the mind.' },
+  ),
+);
+
 export const Snapshot = named('Snapshot', Type.Object({
   id: Uuid,
   mindId: Uuid,
@@ -43,6 +65,7 @@ export const Snapshot = named('Snapshot', Type.Object({
   mindWords: Type.Number({ description: 'Words of the mind’s own turns (0 until processed)' }),
   speakersLabelled: SpeakersLabelled,
   speakerWarning: SpeakerWarning,
+  semanticIndex: SnapshotSemanticIndex,
 }));
 export type Snapshot = Static<typeof Snapshot>;
 
@@ -56,6 +79,7 @@ export const SnapshotStatusObject = named('SnapshotStatus', Type.Object({
   mindSpeaker: MindSpeaker,
   speakersLabelled: SpeakersLabelled,
   speakerWarning: SpeakerWarning,
+  semanticIndex: SnapshotSemanticIndex,
 }));
 
 export const Artifact = named('Artifact', Type.Object({

@@ -48,7 +48,19 @@ export const toSnapshot = (s: SnapshotView): Snapshot => ({
   mindWords: s.mindWords,
   speakersLabelled: s.speakersLabelled,
   speakerWarning: speakerWarning(s.speakersLabelled, s.mindName),
+  semanticIndex: semanticIndexOf(s),
 });
+
+/**
+ * The snapshot's semantic index as its row records it. A row queued for another embedder
+ * (`embeddingQueued`, set by the re-embedding sweep) is `indexing` even while it still holds the
+ * old embedder's vectors.
+ */
+export function semanticIndexOf(s: Pick<SnapshotRow, 'status' | 'embedder' | 'embeddedAt' | 'embeddingError' | 'embeddingQueued'>): Snapshot['semanticIndex'] {
+  const done = s.embeddedAt !== null && s.embedder !== null && (s.embeddingQueued === null || s.embeddingQueued === s.embedder);
+  const status = s.status === 'failed' ? 'none' : s.status !== 'completed' ? 'waiting' : done ? 'ready' : s.embeddingError !== null ? 'failed' : 'indexing';
+  return { status, embedder: done || status === 'indexing' ? s.embedder : null, embeddedAt: done || status === 'indexing' ? iso(s.embeddedAt) : null, error: status === 'failed' ? s.embeddingError : null };
+}
 
 /**
  * What every surface says of a file that names no speakers (null for one that does, or is not
@@ -405,6 +417,7 @@ export async function snapshotStatus(db: Db, caller: Caller, mindId: string, sna
     mindSpeaker: s.mindSpeaker,
     speakersLabelled: s.speakersLabelled,
     speakerWarning: speakerWarning(s.speakersLabelled, s.mindName),
+    semanticIndex: semanticIndexOf(s),
   };
 }
 

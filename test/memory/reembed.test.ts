@@ -96,6 +96,16 @@ test('a provider that refuses fails the index visibly; simulations answer from f
     assert.equal(state.errors.length, 1);
     assert.match(state.errors[0].message, /401.*MINDPRINT_EMBEDDINGS_API_KEY/);
     assert.doesNotMatch(JSON.stringify(state), /sk-secret/, 'the provider’s message (which may echo the key) is not shown');
+    // Each snapshot says where its own index stands, on the list and on its status.
+    const listed = (await second.api('GET', `/minds/${mindId}/snapshots`)).body.snapshots as { id: string; semanticIndex: { status: string; embedder: string | null; error: string | null } }[];
+    const failed = listed.find((x) => x.id === state.errors[0].snapshotId)!;
+    assert.equal(failed.semanticIndex.status, 'failed');
+    assert.match(failed.semanticIndex.error!, /401/);
+    assert.equal(failed.semanticIndex.embedder, null);
+    const status = (await second.api('GET', `/minds/${mindId}/snapshots/${failed.id}/status`)).body;
+    assert.deepEqual(status.semanticIndex, failed.semanticIndex);
+    const ready = listed.filter((x) => x.id !== failed.id);
+    assert.ok(ready.length > 0 && ready.every((x) => x.semanticIndex.status === 'ready' && x.semanticIndex.embedder === 'openai-compatible:fake-embedding'));
     const res = await second.api('POST', '/simulate', { mindId, scenario: { message: 'How would you create jobs?' } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   } finally {

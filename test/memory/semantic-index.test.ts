@@ -54,6 +54,13 @@ for (const mode of onPostgres() ? ['auto'] : ['auto', 'pgvector']) {
       assert.ok(state.turns.total > 10);
       assert.equal(state.turns.embedded, state.turns.total);
       assert.ok(state.lastEmbeddedAt);
+      // The snapshot's own status says the same of it.
+      const [snapshot] = (await s.api('GET', `/minds/${mindId}/snapshots`)).body.snapshots;
+      const status = (await s.api('GET', `/minds/${mindId}/snapshots/${snapshot.id}/status`)).body;
+      assert.equal(status.semanticIndex.status, 'ready');
+      assert.equal(status.semanticIndex.embedder, 'glove-6b-100d-sif@1');
+      assert.equal(status.semanticIndex.embeddedAt, state.lastEmbeddedAt);
+      assert.equal(status.semanticIndex.error, null);
       const [r] = await rows(s, sql`select count(*)::int as n, count(e.context_embedding)::int as q, min(e.dimensions) as d,
         count(*) filter (where t.is_mind is not true)::int as others
         from turn_embeddings e join turns t on t.id = e.turn_id where e.mind_id = ${mindId}`);

@@ -1212,8 +1212,8 @@ export interface components {
                 total: number;
             };
             /**
-             * @description Where similarity search runs: pgvector in the database, or an exact search in process (databases without the extension)
-             * @example pgvector
+             * @description Where similarity search runs: pgvector in the database, or an exact search in process (the embedded database, and servers without the extension)
+             * @example process
              * @enum {string}
              */
             vectorSearch: "pgvector" | "process";
@@ -1431,6 +1431,7 @@ export interface components {
             /** @description Words of the mind’s own turns (0 until processed) */
             mindWords: number;
             psychometricCount: number;
+            semanticIndex: components["schemas"]["SnapshotSemanticIndex"];
             /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
             speakersLabelled: boolean | null;
             /**
@@ -1547,6 +1548,7 @@ export interface components {
             mindWords: number;
             psychometricCount: number;
             psychometrics?: components["schemas"]["Psychometric"][];
+            semanticIndex: components["schemas"]["SnapshotSemanticIndex"];
             speakers: components["schemas"]["Speaker"][];
             /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
             speakersLabelled: boolean | null;
@@ -1573,6 +1575,27 @@ export interface components {
          * @enum {string}
          */
         SnapshotProcessingStatus: "pending" | "processing" | "completed" | "failed";
+        /** @description The state of the snapshot’s semantic index. `GET /minds/{mindId}/semantic-index` sums it up for the mind. */
+        SnapshotSemanticIndex: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            embeddedAt: string | null;
+            /**
+             * @description The embedder its turns are embedded with (null until they are)
+             * @example glove-6b-100d-sif@1
+             */
+            embedder: string | null;
+            /** @description Why the last embedding failed (null unless `failed`) */
+            error: string | null;
+            /**
+             * @description `waiting` until the snapshot is completed; `indexing` while its turns are being embedded (or re-embedded for another embedder); `ready` once they are; `failed` when the embedder failed (`error` says why; simulations use full-text search for it meanwhile); `none` for a failed snapshot, which has nothing to index
+             * @example ready
+             * @enum {string}
+             */
+            status: "waiting" | "indexing" | "ready" | "failed" | "none";
+        };
         SnapshotSpeakers: {
             /** @enum {string|null} */
             attribution: "requested" | "name" | "inferred" | null;
@@ -1629,6 +1652,7 @@ export interface components {
              * @example Lenny Rachitsky
              */
             mindSpeaker: string | null;
+            semanticIndex: components["schemas"]["SnapshotSemanticIndex"];
             /** @description Whether the file named its speakers. `false` for auto-captions and documents without speaker labels: the one speaker “Speaker” is everyone who spoke, so the mind holds every voice of the file (interviewers, moderators, other guests too) and its simulations may quote them. Null until the snapshot is processed. */
             speakersLabelled: boolean | null;
             /**
