@@ -24,7 +24,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
 import { rowsOf, type Db } from '../src/db/client.ts';
 import { extractSearchTerms } from '../src/simulation/extractive/index.ts';
-import { embedSnapshot, loadMindScope, memoryFor, recall, retrieveMemory, type MindScope } from '../src/memory/index.ts';
+import { embedSnapshot, loadMindScope, Memory, memoryFor, recall, retrieveMemory, type MindScope } from '../src/memory/index.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
@@ -84,6 +84,8 @@ interface Row {
   retrieval: Stats;
   /** Hybrid retrieval as POST /simulate runs it (recall: embedding the message, full text + vectors fused), no HTTP. */
   hybrid: Stats;
+  /** The same with pgvector forced (MINDPRINT_VECTOR_SEARCH=pgvector), where the database has it; null elsewhere. */
+  hybridPgvector: Stats | null;
   /** Candidates hybrid retrieval hands the engine (median). */
   hybridCandidates: Stats;
   simulate: Stats;
@@ -172,6 +174,7 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
 
     const rows: Row[] = [];
     let plan: string[] = [];
+    const forced = new Memory(s.ctx.database, memory.embedder, 'pgvector');
     for (const m of minds) {
       const candidates: number[] = [];
       const ask = async (i: number) => {
@@ -190,8 +193,15 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
       const hybridCandidates: number[] = [];
       for (let i = 0; i < asked.length; i++) hybridCandidates.push((await recall(memory, scope, messages[i]!, [], asked[i]!)).memory.length);
       const hybrid = await time(asked.length, async (i) => void (await recall(memory, scope, messages[i]!, [], asked[i]!)));
+      // Where the database has pgvector (PGlite does), the same retrieval searching with it: what
+      // MINDPRINT_VECTOR_SEARCH=pgvector costs against the default.
+      let hybridPgvector: Stats | null = null;
+      if (await forced.hasVectorColumns()) {
+        for (let i = 0; i < 10; i++) await recall(forced, scope, messages[i]!, [], asked[i]!);
+        hybridPgvector = stats(await time(asked.length, async (i) => void (await recall(forced, scope, messages[i]!, [], asked[i]!))));
+      }
       if (m.bank === BANKS.at(-1)) plan = await explainRetrieval(s.ctx.db, scope, asked[0]!);
-      rows.push({ bank: m.bank, turns: m.turns, candidates: stats(candidates), retrieval: stats(retrieval), hybrid: stats(hybrid), hybridCandidates: stats(hybridCandidates), simulate: stats(samples) });
+      rows.push({ bank: m.bank, turns: m.turns, candidates: stats(candidates), retrieval: stats(retrieval), hybrid: stats(hybrid), hybridPgvector, hybridCandidates: stats(hybridCandidates), simulate: stats(samples) });
       process.stderr.write(`${label} bank ${m.bank}: p50 ${stats(samples).p50.toFixed(1)} ms\n`);
     }
     return { label, baseline, rows, seedSeconds, plan, embed, vectorSearch: await memory.vectorSearch() };
@@ -226,12 +236,12 @@ for (const r of runs) {
     '',
   );
   lines.push(
-    '| transcripts | mind turns | candidates FTS / hybrid (median) | POST /simulate p50 | p99 | mean | p50 over baseline | FTS query alone p50 / p99 | hybrid retrieval p50 / p99 |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| transcripts | mind turns | candidates FTS / hybrid (median) | POST /simulate p50 | p99 | mean | p50 over baseline | FTS query alone p50 / p99 | hybrid retrieval p50 / p99 | same, pgvector forced p50 / p99 |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const row of r.rows) {
     lines.push(
-      `| ${row.bank} | ${row.turns} | ${row.candidates.p50} / ${row.hybridCandidates.p50} | ${f(row.simulate.p50)} ms | ${f(row.simulate.p99)} ms | ${f(row.simulate.mean)} ms | +${f(row.simulate.p50 - r.baseline.p50)} ms | ${f(row.retrieval.p50)} / ${f(row.retrieval.p99)} ms | ${f(row.hybrid.p50)} / ${f(row.hybrid.p99)} ms |`,
+      `| ${row.bank} | ${row.turns} | ${row.candidates.p50} / ${row.hybridCandidates.p50} | ${f(row.simulate.p50)} ms | ${f(row.simulate.p99)} ms | ${f(row.simulate.mean)} ms | +${f(row.simulate.p50 - r.baseline.p50)} ms | ${f(row.retrieval.p50)} / ${f(row.retrieval.p99)} ms | ${f(row.hybrid.p50)} / ${f(row.hybrid.p99)} ms | ${row.hybridPgvector ? `${f(row.hybridPgvector.p50)} / ${f(row.hybridPgvector.p99)} ms` : '(no pgvector)'} |`,
     );
   }
   lines.push('', `The FTS query at ${BANKS.at(-1)} transcripts for the first question, as the database ran it (EXPLAIN ANALYZE, BUFFERS; q = the tsquery):`, '', '```', ...r.plan, '```', '');
