@@ -315,7 +315,7 @@ export function notAdministeredRows(inst: Instrument, reason: string): Psychomet
 }
 
 function factorNote(inst: Instrument, f: FactorScore, admin: Administration): string {
-  const published = f.factor.reflected ? `published factor ${f.factor.code} ${f.factor.label}, reported reflected (6 − mean) as ${f.factor.reportedAs}` : `published factor ${f.factor.code} ${f.factor.label}`;
+  const published = f.factor.reflected ? `Published factor ${f.factor.code} ${f.factor.label}, reported reflected (6 − mean) as ${f.factor.reportedAs}` : `Published factor ${f.factor.code} ${f.factor.label}`;
   const head =
     `Questionnaire, not text analysis: ${admin.respondent} answered the ${inst.name} in character, from ${admin.excerpts.length} ` +
     `excerpt${admin.excerpts.length === 1 ? '' : 's'} (${admin.materialWords.toLocaleString('en-US')} words) of the person's speech in this snapshot. ` +
