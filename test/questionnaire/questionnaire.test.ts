@@ -194,6 +194,31 @@ test('a provider that refuses the request leaves rows that say why, without the 
   assert.equal(fake.chatRequests().length, 1, 'a refusal is not retried');
 });
 
+test('POST …/questionnaire answers it again and replaces the rows; an unknown snapshot is 404', async () => {
+  fake.setReply(scripted);
+  const { mindId, snapshotId, rows: before } = await answeredSnapshot(s, 'Ada Again');
+  assert.equal(ipipRow(before, 'extraversion').score, 1);
+  fake.requests.length = 0;
+  // Now the model answers 3 ("Neither") to everything: every factor lands in the middle.
+  fake.setReply((request) => ({ json: { answers: askedItems(request).map((n) => ({ item: `Q${n}`, answer: 3, excerpt: null })) } }));
+  const res = await s.api('POST', `/minds/${mindId}/snapshots/${snapshotId}/questionnaire`);
+  assert.equal(res.status, 202, JSON.stringify(res.body));
+  assert.deepEqual(res.body, { snapshotId, instrument: 'ipip-bfm-50', model: MODEL, queued: true });
+  const deadline = Date.now() + 30_000;
+  let after: any[] = [];
+  while (Date.now() < deadline) {
+    after = (await s.api('GET', `/minds/${mindId}/snapshots/${snapshotId}/psychometrics`)).body.psychometrics;
+    if (ipipRow(after, 'extraversion')?.score === 0.5) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.deepEqual(after.filter((p) => p.instrument === 'ipip-bfm-50').map((p) => p.score), [0.5, 0.5, 0.5, 0.5, 0.5]);
+  assert.equal(after.length, before.length, 'the rows are replaced, not added');
+  assert.equal(fake.chatRequests().length, 5);
+  const missing = await s.api('POST', `/minds/${mindId}/snapshots/00000000-0000-4000-8000-000000000000/questionnaire`);
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.code, 'NOT_FOUND');
+});
+
 async function questionnaireJobs(server: TestServer): Promise<number> {
   return (await rows(server, sql`select count(*)::int as n from pgboss.job where name = 'snapshot-questionnaire'`))[0].n;
 }
@@ -210,6 +235,11 @@ test('without an LLM, or with the questionnaire turned off, nothing is queued an
     const got = await offline.api('GET', `/minds/${mind.id}/snapshots/${snapshotId}/psychometrics`);
     assert.ok(got.body.psychometrics.length > 0);
     assert.ok(got.body.psychometrics.every((p: any) => p.instrument !== 'ipip-bfm-50'));
+    const asked = await offline.api('POST', `/minds/${mind.id}/snapshots/${snapshotId}/questionnaire`);
+    assert.equal(asked.status, 409);
+    assert.equal(asked.body.code, 'CONFLICT');
+    assert.match(asked.body.message, /MINDPRINT_LLM_MODEL/);
+    assert.equal(await questionnaireJobs(offline), 0);
   } finally {
     await offline.close();
   }
