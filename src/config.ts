@@ -69,6 +69,12 @@ export interface Config {
   vectorSearch: 'auto' | 'pgvector' | 'process';
   /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
   defaultModel: string;
+  /**
+   * With an LLM configured, each processed snapshot also gets questionnaire psychometrics (the LLM
+   * answers the 50-item IPIP Big-Five markers in character; src/questionnaire): 5 model calls per
+   * snapshot. MINDPRINT_LLM_QUESTIONNAIRE=false turns it off; without an LLM it never runs.
+   */
+  questionnaire: boolean;
 }
 
 export class ConfigError extends Error {
@@ -206,5 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddings,
     vectorSearch,
     defaultModel,
+    questionnaire: boolean(env, 'MINDPRINT_LLM_QUESTIONNAIRE', true) && llm !== null,
   };
 }

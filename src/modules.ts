@@ -5,12 +5,13 @@
 import type { AppContext, Module } from './context.ts';
 import { mcpModule } from './mcp/module.ts';
 import { memoryModule } from './memory/module.ts';
+import { questionnaireModule } from './questionnaire/module.ts';
 import { simulationsModule } from './simulations/module.ts';
 import { snapshotsModule } from './snapshots/module.ts';
 import { webModule } from './web/module.ts';
 
 export async function loadModules(): Promise<Module[]> {
-  return [snapshotsModule, memoryModule, simulationsModule, webModule, mcpModule];
+  return [snapshotsModule, memoryModule, questionnaireModule, simulationsModule, webModule, mcpModule];
 }
 
 export async function initModules(ctx: AppContext): Promise<Module[]> {

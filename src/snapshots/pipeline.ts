@@ -19,6 +19,7 @@ import { memoryFor, queueEmbedding } from '../memory/index.ts';
 import type { JobContext } from '../jobs/queue.ts';
 import { QUEUE } from '../jobs/queues.ts';
 import { describeTransient, transientKind } from '../jobs/transient.ts';
+import { queueQuestionnaire } from '../questionnaire/job.ts';
 import { ArtifactNotFoundError } from '../storage/index.ts';
 import type { Digest } from './digest.ts';
 
@@ -65,6 +66,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
   ctx.mindCache?.invalidate(row.snapshot.organizationId);
   ctx.database.noteBulkWrite();
   ctx.queue.wake(QUEUE.embedSnapshot);
+  ctx.queue.wake(QUEUE.questionnaire);
   const ms = (x: number) => Math.round(x);
   log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
 }
@@ -190,6 +192,8 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
       .where(eq(snapshots.id, snapshot.id));
     // The semantic index follows in a job of its own: `completed` does not wait for embeddings.
     await queueEmbedding(tx, ctx.queue, snapshot.id, memoryFor(ctx).embedder.id);
+    // With an LLM configured, the questionnaire psychometrics follow, in a job of their own too.
+    await queueQuestionnaire(tx, ctx, snapshot);
     return true;
   });
 }

@@ -109,7 +109,7 @@ export const Psychometric = named('Psychometric', Type.Object({
   id: Uuid,
   snapshotId: Uuid,
   mindId: Uuid,
-  instrument: Type.String({ enum: ['big_five', 'communication_style', 'emotion'], example: 'big_five' }),
+  instrument: Type.String({ enum: ['big_five', 'communication_style', 'emotion', 'ipip-bfm-50'], example: 'big_five', description: 'big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/analysis/README.md)' }),
   name: Type.String({ example: 'openness' }),
   score: Nullable(Type.Number({ description: '0–1 (null when there is too little text)' })),
   percentile: Nullable(Type.Number({ description: 'Against the norm corpus (Big Five only)' })),

@@ -255,11 +255,31 @@ export interface paths {
         };
         /**
          * Psychometrics of a snapshot
-         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns. See src/analysis/README.md for definitions.
+         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns; with an LLM configured also ipip-bfm-50 (the LLM answering the 50-item IPIP Big-Five markers in character, scored with the published key — not the person’s own answers). See src/analysis/README.md for definitions.
          */
         get: operations["getPsychometrics"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/{mindId}/snapshots/{snapshotId}/questionnaire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the questionnaire for a snapshot again
+         * @description With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again; its rows replace the snapshot’s previous ones when it is done. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.
+         */
+        post: operations["runQuestionnaire"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1117,10 +1137,11 @@ export interface components {
              */
             id: string;
             /**
+             * @description big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/analysis/README.md)
              * @example big_five
              * @enum {string}
              */
-            instrument: "big_five" | "communication_style" | "emotion";
+            instrument: "big_five" | "communication_style" | "emotion" | "ipip-bfm-50";
             /**
              * Format: uuid
              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -3606,6 +3627,137 @@ export interface operations {
             };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    runQuestionnaire: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+                snapshotId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The psychometrics instrument the answers are stored under
+                         * @example ipip-bfm-50
+                         */
+                        instrument: string;
+                        /** @description The LLM that answers in character */
+                        model: string;
+                        /** @example true */
+                        queued: boolean;
+                        /**
+                         * Format: uuid
+                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+                         */
+                        snapshotId: string;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

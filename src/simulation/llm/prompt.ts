@@ -107,7 +107,7 @@ function finalUserMessage(name: string, message: string, excerpts: MemoryTurn[],
   return parts.join('\n\n');
 }
 
-function excerptLines(name: string, turn: MemoryTurn, n: number): string[] {
+export function excerptLines(name: string, turn: MemoryTurn, n: number): string[] {
   const lines = [`[excerpt ${n} · turn ${safeId(turn.turnId)} · ${isoDay(turn.mindsetDate)}]`];
   if (turn.context && turn.context.trim() !== '') {
     lines.push(...indent(`Asked: ${truncate(turn.context.trim(), MAX_CONTEXT_CHARS)}`));
@@ -156,7 +156,7 @@ function personaMeasures(name: string, persona: PersonaCard): string {
  * Topics and findings: derived from, and quoting, the transcripts, so untrusted. They go in the
  * user message, fenced, never in the system prompt.
  */
-function personaNotes(persona: PersonaCard): string[] {
+export function personaNotes(persona: PersonaCard): string[] {
   const notes: string[] = [];
   for (const topic of persona.topics.slice(0, MAX_TOPICS)) {
     const keywords = topic.keywords.slice(0, 8).map((k) => inline(k, 30)).join(', ');

@@ -1,0 +1,47 @@
+/**
+ * POST /minds/{mindId}/snapshots/{snapshotId}/questionnaire: answer the questionnaire again for a
+ * snapshot (after a change of model, after a provider outage outlasted the job's retries, or for
+ * a snapshot processed before an LLM was configured). It runs in the background like the one
+ * after processing, and replaces the snapshot's `ipip-bfm-50` rows when it is done.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../context.ts';
+import { conflict } from '../http/errors.ts';
+import { errorResponses, Uuid } from '../http/schemas.ts';
+import { QUEUE } from '../jobs/queues.ts';
+import { SnapshotParams } from '../snapshots/schemas.ts';
+import { getSnapshotRow } from '../snapshots/service.ts';
+import { ipipBfm50 } from '../analysis/questionnaire.ts';
+import { questionnaireModel, queueQuestionnaire } from './job.ts';
+
+export const QuestionnaireQueued = Type.Object({
+  snapshotId: Uuid,
+  instrument: Type.String({ example: 'ipip-bfm-50', description: 'The psychometrics instrument the answers are stored under' }),
+  model: Type.String({ description: 'The LLM that answers in character' }),
+  queued: Type.Boolean({ example: true }),
+});
+
+export async function questionnaireRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = api.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/minds/:mindId/snapshots/:snapshotId/questionnaire', {
+    schema: {
+      tags: ['Analysis'],
+      operationId: 'runQuestionnaire',
+      summary: 'Answer the questionnaire for a snapshot again',
+      description:
+        'With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again; its rows replace the snapshot’s previous ones when it is done. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.',
+      params: SnapshotParams,
+      response: { 202: QuestionnaireQueued, ...errorResponses(404, 409) },
+    },
+  }, async (req, reply) => {
+    const s = await getSnapshotRow(ctx.db, req.caller, req.params.mindId, req.params.snapshotId);
+    const model = questionnaireModel(ctx.config);
+    if (!ctx.config.questionnaire || !model) throw conflict('No LLM answers questionnaires here: set MINDPRINT_LLM_MODEL (and leave MINDPRINT_LLM_QUESTIONNAIRE on)');
+    if (s.status !== 'completed') throw conflict(`The snapshot is ${s.status}: the questionnaire is answered once it has completed`);
+    await ctx.db.transaction((tx) => queueQuestionnaire(tx, ctx, { id: s.id, organizationId: req.caller.organizationId }));
+    ctx.queue.wake(QUEUE.questionnaire);
+    return reply.code(202).send({ snapshotId: s.id, instrument: ipipBfm50().id, model, queued: true });
+  });
+}
