@@ -31,12 +31,13 @@ import { answer, createExtractiveEngine } from '../src/simulation/extractive/ind
 import { rerankEmbedder } from '../src/simulation/rerank/index.ts';
 import type { EngineResult } from '../src/simulation/types.ts';
 import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
-import { contentStems, spokenSentences, words } from '../src/simulation/extractive/text.ts';
+import { contentStems, words } from '../src/simulation/extractive/text.ts';
 import { engineInput } from '../src/simulations/run.ts';
 import { loadMindScope, PersonaCache } from '../src/simulations/retrieval.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
+import { lengthMatchedExcerpt, memorySentences, prng } from './support/length-matched.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/fidelity.ts');
@@ -136,18 +137,6 @@ function score(pred: string, gold: string): Scores {
 
 // ─── baselines ───────────────────────────────────────────────────────────────────────────
 
-/** mulberry32: a small seeded PRNG so the random baseline is the same every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The turn most similar (cosine of content-stem counts) to all the person's other turns. */
 function mostGenericTurn(memory: string[]): string {
   const vectors = memory.map((t) => {
@@ -178,42 +167,6 @@ function mostGenericTurn(memory: string[]): string {
     }
   });
   return memory[best]!;
-}
-
-/** The sentences of each of the person's turns in memory, in memory order (for lengthMatchedExcerpt). */
-function memorySentences(memory: readonly string[]): string[][] {
-  return memory.map((t) => spokenSentences(t).map((s) => s.text.trim()).filter((s) => words(s).length > 0));
-}
-
-/**
- * A random excerpt of the person's own words about `target` words long: a random memory turn, a
- * random sentence in it (split as the engine splits: spokenSentences), then the following whole
- * sentences — on into the person's next turns in memory, wrapping at the end — until the excerpt
- * reaches `target` words. The last sentence is kept only if that leaves the count nearer the
- * target than stopping before it; at least one sentence is always taken.
- */
-function lengthMatchedExcerpt(turns: readonly (readonly string[])[], target: number, rand: () => number): string {
-  const total = turns.reduce((n, t) => n + t.length, 0);
-  if (total === 0) return '';
-  let ti = Math.floor(rand() * turns.length);
-  while (turns[ti]!.length === 0) ti = (ti + 1) % turns.length;
-  let si = Math.floor(rand() * turns[ti]!.length);
-  const out: string[] = [];
-  let count = 0;
-  for (let taken = 0; taken < total; taken++) {
-    const sentence = turns[ti]![si]!;
-    const n = words(sentence).length;
-    if (out.length > 0 && Math.abs(count + n - target) > Math.abs(count - target)) break;
-    out.push(sentence);
-    count += n;
-    if (count >= target) break;
-    si++;
-    while (si >= turns[ti]!.length) {
-      ti = (ti + 1) % turns.length;
-      si = 0;
-    }
-  }
-  return out.join(' ');
 }
 
 // ─── running ─────────────────────────────────────────────────────────────────────────────

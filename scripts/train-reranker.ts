@@ -17,20 +17,16 @@
  * and each candidate's passage is scored by token F1 against the person's real answer.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { loadConversations, splitOf, wholeReply, type Conversation } from '../bench/support/fidelity-split.ts';
+import { loadConversations, splitOf, type Conversation } from '../bench/support/fidelity-split.ts';
+import { pairsOf } from '../bench/support/pairs.ts';
 import { answer, type AnswerOptions } from '../src/simulation/extractive/index.ts';
 import { words } from '../src/simulation/extractive/text.ts';
 import { FEATURE_VERSION, FEATURES, fit, rerankEmbedder, RERANKER_URL, scoreRow, checkModel, type Candidate, type Group, type RerankModel } from '../src/simulation/rerank/index.ts';
-import type { MemoryTurn } from '../src/simulation/types.ts';
-import { replyWordCounts } from '../src/snapshots/digest.ts';
 import { tokenF1 as tokenF1Of } from '../bench/support/token-f1.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('scripts/train-reranker.ts');
 
-const MIN_QUESTION_WORDS = 4;
-const MIN_ANSWER_WORDS = 8;
-const MAX_CONTEXT_CHARS = 1_000;
 /** "Top 10" of the report: the first ten candidates by reciprocal-rank fusion of BM25F and meaning. */
 const TOP = 10;
 const RRF_K = 60;
@@ -38,30 +34,6 @@ const RRF_K = 60;
 const TRAIN = { temperature: 0.03, l2: 0.01, iterations: 150, learningRate: 0.5 };
 
 export const tokenF1 = (pred: string, gold: string): number => tokenF1Of(words(pred), words(gold));
-
-/** The person's turns of `turns` as memory (context = the other speaker's turn before, as ingest stores it). */
-function memoryOf(c: Conversation, person: string, from: number, to: number): MemoryTurn[] {
-  const replies = replyWordCounts(c.turns);
-  const out: MemoryTurn[] = [];
-  let lastOther: string | null = null;
-  c.turns.forEach((t, seq) => {
-    const mine = t.speaker === person;
-    if (mine && seq >= from && seq < to) {
-      out.push({
-        turnId: `${c.id}#${seq}`,
-        snapshotId: `${c.id}@${from}`,
-        text: t.text,
-        context: lastOther,
-        startMs: t.startMs ?? null,
-        mindsetDate: c.date,
-        seq,
-        ...(replies[seq] === null ? {} : { replyWords: replies[seq]! }),
-      });
-    }
-    if (!mine) lastOther = t.text.length > MAX_CONTEXT_CHARS ? t.text.slice(-MAX_CONTEXT_CHARS) : t.text;
-  });
-  return out;
-}
 
 interface Question {
   conversation: string;
@@ -74,37 +46,22 @@ async function collect(convs: Conversation[]): Promise<Question[]> {
   // The features do not depend on the model: any model of the right shape lets `answer` run.
   const zero: RerankModel = { version: FEATURE_VERSION, features: [...FEATURES], mean: FEATURES.map(() => 0), scale: FEATURES.map(() => 1), weights: FEATURES.map(() => 0) };
   const out: Question[] = [];
-  for (const conv of convs) {
-    const half = Math.floor(conv.turns.length / 2);
-    for (const person of conv.subjects) {
-      const others = convs.filter((c) => c !== conv && c.subjects.includes(person)).flatMap((c) => memoryOf(c, person, 0, c.turns.length));
-      for (const [from, to, memFrom, memTo] of [[1, half, half, conv.turns.length], [half, conv.turns.length, 0, half]] as const) {
-        const memory = [...others, ...memoryOf(conv, person, memFrom, memTo)];
-        if (memory.length < 10) continue;
-        for (let i = Math.max(1, from); i < to; i++) {
-          const t = conv.turns[i]!;
-          const q = conv.turns[i - 1]!;
-          if (t.speaker !== person || t.continues || conv.subjects.includes(q.speaker)) continue;
-          if (!q.text.includes('?') || words(q.text).length < MIN_QUESTION_WORDS || words(t.text).length < MIN_ANSWER_WORDS) continue;
-          const gold = wholeReply(conv.turns, i);
-          let seen: readonly Candidate[] | null = null;
-          const options: AnswerOptions = { embed, model: zero, onCandidates: (c) => (seen ??= c) };
-          answer({ mindName: person, message: q.text, history: [], memory, persona: { name: person, traits: [], style: {}, topics: [], findings: [] } }, options);
-          const cands: readonly Candidate[] = seen ?? [];
-          if (cands.length < 2) continue;
-          const texts = cands.map((c) => c.passage.used.map((u) => u.span.text).join(' '));
-          const y = texts.map((x) => tokenF1(x, gold));
-          // Fusion rank: BM25F rank (from the feature 1/rank) and rank by meaning (best of text and question similarity).
-          const iText = FEATURES.indexOf('semText');
-          const iCtx = FEATURES.indexOf('semContext');
-          const iRank = FEATURES.indexOf('bm25Rank');
-          const sem = cands.map((c, k) => ({ k, s: Math.max(c.features[iText]!, c.features[iCtx]!) })).sort((a, b) => b.s - a.s || a.k - b.k);
-          const semRank = new Map(sem.map((x, r) => [x.k, r + 1]));
-          const rrf = cands.map((c, k) => (c.features[iRank]! > 0 ? 1 / (RRF_K + 1 / c.features[iRank]!) : 0) + 1 / (RRF_K + semRank.get(k)!));
-          out.push({ conversation: conv.id, person, group: { x: cands.map((c) => c.features), y, rrf, texts } });
-        }
-      }
-    }
+  for (const { conversation, person, message, gold, memory } of pairsOf(convs)) {
+    let seen: readonly Candidate[] | null = null;
+    const options: AnswerOptions = { embed, model: zero, onCandidates: (c) => (seen ??= c) };
+    answer({ mindName: person, message, history: [], memory, persona: { name: person, traits: [], style: {}, topics: [], findings: [] } }, options);
+    const cands: readonly Candidate[] = seen ?? [];
+    if (cands.length < 2) continue;
+    const texts = cands.map((c) => c.passage.used.map((u) => u.span.text).join(' '));
+    const y = texts.map((x) => tokenF1(x, gold));
+    // Fusion rank: BM25F rank (from the feature 1/rank) and rank by meaning (best of text and question similarity).
+    const iText = FEATURES.indexOf('semText');
+    const iCtx = FEATURES.indexOf('semContext');
+    const iRank = FEATURES.indexOf('bm25Rank');
+    const sem = cands.map((c, k) => ({ k, s: Math.max(c.features[iText]!, c.features[iCtx]!) })).sort((a, b) => b.s - a.s || a.k - b.k);
+    const semRank = new Map(sem.map((x, r) => [x.k, r + 1]));
+    const rrf = cands.map((c, k) => (c.features[iRank]! > 0 ? 1 / (RRF_K + 1 / c.features[iRank]!) : 0) + 1 / (RRF_K + semRank.get(k)!));
+    out.push({ conversation, person, group: { x: cands.map((c) => c.features), y, rrf, texts } });
   }
   return out;
 }
