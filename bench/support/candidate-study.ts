@@ -143,6 +143,16 @@ async function main(): Promise<void> {
     selections('engine candidates (passages), fused', passages, fused, p.gold, lmOf, [10]);
     selections('engine candidates (their whole replies), fused', whole, fused, p.gold, lmOf, [10]);
     const picked = rerank(seen)[0]!.c;
+    // What a perfect choice by topic would give: the candidate sharing the most content words with the real answer.
+    const goldStems = new Set(contentStems(p.gold));
+    const jaccard = (t: string) => {
+      const a = new Set(contentStems(t));
+      let inter = 0;
+      for (const x of a) if (goldStems.has(x)) inter++;
+      return inter / Math.max(1, a.size + goldStems.size - inter);
+    };
+    record('engine candidates: topical oracle (most content words shared with the real answer)', passages[order(passages.map(jaccard))[0]!]!, p.gold, lmOf);
+    record('engine candidates: semantic oracle (closest in meaning to the real answer)', passages[order(passages.map((t) => dot(embed(t), embed(p.gold))))[0]!]!, p.gold, lmOf);
     record('engine candidates: reranker pick (passage)', passages[seen.indexOf(picked)]!, p.gold, lmOf);
     record('engine candidates: reranker pick (its whole reply)', whole[seen.indexOf(picked)]!, p.gold, lmOf);
     // The same candidates cut to other budgets (the engine's budget × scale).
