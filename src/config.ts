@@ -66,6 +66,12 @@ export interface Config {
    * has it (PGlite does) and exact search in process otherwise; `process` always searches in process.
    */
   vectorSearch: 'auto' | 'process';
+  /**
+   * Adapt the extractive engine's reranker to each mind from its own question → answer pairs
+   * (MINDPRINT_RERANKER_ADAPT; off by default: on the development split it did not choose better
+   * than the shipped model — BENCHMARKS.md, "Simulation fidelity").
+   */
+  rerankerAdapt: boolean;
   /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
   defaultModel: string;
 }
@@ -204,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm,
     embeddings,
     vectorSearch,
+    rerankerAdapt: boolean(env, 'MINDPRINT_RERANKER_ADAPT', false),
     defaultModel,
   };
 }
