@@ -8,7 +8,7 @@
  * persona comes from the memory part only), in the real database (embedded PGlite). Memory is
  * the first half of a conversation plus all the person's other conversations. Each question an
  * interviewer really asked in the second half is then answered through the service's own path
- * (engineInput: full-text retrieval, persona, other speakers; then the engine), and the answer is
+ * (engineInput with the service's memory: hybrid retrieval, persona, other speakers; then the engine), and the answer is
  * compared with the person's real answer (token F1, ROUGE-L, content-word Jaccard). Baselines in
  * the same run, from the same memory: a random turn of the same person of answer length (≥ 8
  * words, as the real answers are), the person's single most generic turn, and a length-matched
@@ -23,6 +23,7 @@
  *
  * Run: node --import tsx bench/fidelity.ts   (writes bench/results/fidelity.md; sections added
  * by hand after the generated ones — "## Before: …" and the like — are kept)
+ *      node --import tsx bench/fidelity.ts --development   (development split only, printed: for tuning)
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -31,12 +32,13 @@ import { answer, createExtractiveEngine } from '../src/simulation/extractive/ind
 import { rerankEmbedder } from '../src/simulation/rerank/index.ts';
 import type { EngineResult } from '../src/simulation/types.ts';
 import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
-import { contentStems, spokenSentences, words } from '../src/simulation/extractive/text.ts';
+import { contentStems, words } from '../src/simulation/extractive/text.ts';
 import { engineInput } from '../src/simulations/run.ts';
-import { loadMindScope, PersonaCache } from '../src/simulations/retrieval.ts';
+import { embedSnapshot, loadMindScope, memoryFor } from '../src/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
+import { lengthMatchedExcerpt, memorySentences, prng } from './support/length-matched.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/fidelity.ts');
@@ -51,6 +53,8 @@ const MIN_MEMORY_TURNS = 10;
 const RANDOM_SEED = 20240601;
 const LENGTH_MATCHED_SEED = 20250101;
 const LENGTH_MATCHED_BEFORE_SEED = 20250202;
+const SILENT = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
+const EMBED_JOB = { id: 'bench', retryCount: 0, retryLimit: 0, isLastAttempt: true };
 
 // ─── minds (one per held-out conversation and person) and their questions ───────────────
 
@@ -136,18 +140,6 @@ function score(pred: string, gold: string): Scores {
 
 // ─── baselines ───────────────────────────────────────────────────────────────────────────
 
-/** mulberry32: a small seeded PRNG so the random baseline is the same every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The turn most similar (cosine of content-stem counts) to all the person's other turns. */
 function mostGenericTurn(memory: string[]): string {
   const vectors = memory.map((t) => {
@@ -178,42 +170,6 @@ function mostGenericTurn(memory: string[]): string {
     }
   });
   return memory[best]!;
-}
-
-/** The sentences of each of the person's turns in memory, in memory order (for lengthMatchedExcerpt). */
-function memorySentences(memory: readonly string[]): string[][] {
-  return memory.map((t) => spokenSentences(t).map((s) => s.text.trim()).filter((s) => words(s).length > 0));
-}
-
-/**
- * A random excerpt of the person's own words about `target` words long: a random memory turn, a
- * random sentence in it (split as the engine splits: spokenSentences), then the following whole
- * sentences — on into the person's next turns in memory, wrapping at the end — until the excerpt
- * reaches `target` words. The last sentence is kept only if that leaves the count nearer the
- * target than stopping before it; at least one sentence is always taken.
- */
-function lengthMatchedExcerpt(turns: readonly (readonly string[])[], target: number, rand: () => number): string {
-  const total = turns.reduce((n, t) => n + t.length, 0);
-  if (total === 0) return '';
-  let ti = Math.floor(rand() * turns.length);
-  while (turns[ti]!.length === 0) ti = (ti + 1) % turns.length;
-  let si = Math.floor(rand() * turns[ti]!.length);
-  const out: string[] = [];
-  let count = 0;
-  for (let taken = 0; taken < total; taken++) {
-    const sentence = turns[ti]![si]!;
-    const n = words(sentence).length;
-    if (out.length > 0 && Math.abs(count + n - target) > Math.abs(count - target)) break;
-    out.push(sentence);
-    count += n;
-    if (count >= target) break;
-    si++;
-    while (si >= turns[ti]!.length) {
-      ti = (ti + 1) % turns.length;
-      si = 0;
-    }
-  }
-  return out.join(' ');
 }
 
 // ─── running ─────────────────────────────────────────────────────────────────────────────
@@ -252,7 +208,10 @@ async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: numb
       for (let i = 0; i < x.length; i++) d += x[i]! * y[i]!;
       return d;
     };
-    const services = { db: s.ctx.db, personas: new PersonaCache() };
+    // The service's own memory: the embedder, hybrid retrieval (full text + vectors, pgvector on
+    // PGlite) and the persona cache, as src/simulations/module.ts builds it.
+    const memory = memoryFor(s.ctx);
+    const services = { db: s.ctx.db, personas: memory.personas, memory };
     // One analysis per whole conversation and person, reused by every mind that remembers it.
     const analyses = new Map<string, AnalysisResult>();
     const analysisOf = (c: Conversation, person: string) => {
@@ -269,7 +228,7 @@ async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: numb
     for (const c of cases) {
       const mind = (await s.api('POST', '/minds', { name: c.person })).body.mind;
       for (const snap of c.snapshots) {
-        await seedSnapshot(s.ctx.db, {
+        const { snapshotId } = await seedSnapshot(s.ctx.db, {
           organizationId: mind.organizationId,
           mindId: mind.id,
           mind: c.person,
@@ -277,6 +236,8 @@ async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: numb
           mindsetDate: snap.conversation.date,
           ...(snap.whole ? { precomputed: analysisOf(snap.conversation, c.person) } : {}),
         });
+        // The semantic index, by the snapshot-embed job's own code.
+        await embedSnapshot(memory, { snapshotId }, EMBED_JOB, SILENT);
       }
       minds.push({ c, id: mind.id, organizationId: mind.organizationId });
     }
@@ -289,7 +250,8 @@ async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: numb
     const randMatchedBefore = prng(LENGTH_MATCHED_BEFORE_SEED);
     const times: number[] = [];
     for (const { c, id, organizationId } of minds) {
-      const scope = (await loadMindScope(s.ctx.db, organizationId, id, null))!.scope;
+      const scope = (await loadMindScope(s.ctx.db, organizationId, id, null, memory.embedder.id))!.scope;
+      if (scope.embeddedSnapshotCount !== c.snapshots.length) throw new Error(`${c.person}: not every snapshot is embedded`);
       const answerLength = c.memory.filter((t) => words(t).length >= MIN_ANSWER_WORDS);
       const generic = mostGenericTurn(answerLength);
       const sentencesOfMemory = memorySentences(c.memory);
@@ -439,8 +401,15 @@ function handWrittenSections(): string {
 
 async function main(): Promise<void> {
   const convs = await loadConversations();
-  const cases = buildCases(convs);
+  // --development: the development split only, printed and not written (for tuning; the
+  // evaluation split is only ever run for the report).
+  const development = process.argv.includes('--development');
+  const cases = buildCases(convs).filter((c) => !development || c.split === 'development');
   const result = await fidelity(cases);
+  if (development) {
+    console.log([...HEADER, line('development', result.records)].join('\n'));
+    return;
+  }
   const md = report(result, convs, cases);
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
   writeFileSync(RESULTS, md + handWrittenSections());

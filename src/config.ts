@@ -67,6 +67,12 @@ export interface Config {
    * is faster); `pgvector` uses it wherever the database has it; `process` always searches in process.
    */
   vectorSearch: 'auto' | 'pgvector' | 'process';
+  /**
+   * Adapt the extractive engine's reranker to each mind from its own question → answer pairs
+   * (MINDPRINT_RERANKER_ADAPT; off by default: on the development split it did not choose better
+   * than the shipped model — BENCHMARKS.md, "Simulation fidelity").
+   */
+  rerankerAdapt: boolean;
   /** The simulation model used when none is named (MINDPRINT_DEFAULT_MODEL; else the first LLM model, else extractive). */
   defaultModel: string;
   /**
@@ -211,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm,
     embeddings,
     vectorSearch,
+    rerankerAdapt: boolean(env, 'MINDPRINT_RERANKER_ADAPT', false),
     defaultModel,
     questionnaire: boolean(env, 'MINDPRINT_LLM_QUESTIONNAIRE', true) && llm !== null,
   };

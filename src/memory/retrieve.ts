@@ -259,3 +259,20 @@ function byFusedRank(a: MemoryTurn, b: MemoryTurn): number {
     (a.turnId < b.turnId ? -1 : 1)
   );
 }
+
+/**
+ * Every turn of the mind in scope, in transcript order, without retrieval scores: for work done
+ * once per mind and scope in the background (the per-mind reranker, src/memory/rerankers.ts),
+ * never per request.
+ */
+export async function scopeTurns(db: Db, scope: MindScope): Promise<MemoryTurn[]> {
+  const where = inScope(scope.organizationId, scope.mindId, scope.asOfDate);
+  const rows = rowsOf<TurnRow>(
+    await db.execute(sql`select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, t.reply_words, s.mindset_date,
+        s.speakers_labelled is false as unlabelled, null as lrk, null as srk, null as qrk, null as sim, null as qsim
+      from turns t join snapshots s on s.id = t.snapshot_id
+      where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${where}
+      order by s.mindset_date, t.snapshot_id, t.seq`),
+  );
+  return rows.map((r) => toMemoryTurn(r, null));
+}

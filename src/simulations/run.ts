@@ -18,7 +18,7 @@ import { LlmEngineError } from '../simulation/llm/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../simulation/types.ts';
 import { VERSION } from '../version.ts';
 import type { EngineRegistry } from './engines.ts';
-import { loadMindScope, recall, retrieveMemory, type Memory, type MindScope, type PersonaCache } from '../memory/index.ts';
+import { loadMindScope, recall, rerankersFor, retrieveMemory, type Memory, type MindScope, type PersonaCache } from '../memory/index.ts';
 import type { SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';
 
@@ -321,7 +321,7 @@ export async function executeRun(
  * speakers' names. The one path every caller takes — POST /simulate, background jobs and the
  * fidelity benchmark — so what is measured is what is served.
  */
-export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memory' | 'log'>, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
+export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memory' | 'log'> & { config?: Pick<Config, 'rerankerAdapt'> }, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
   const history = simulationId ? await historyBefore(s.db, simulationId, userSeq) : [];
   const terms = extractSearchTerms(message, history);
   const options = { citedTurnIds: citedTurnIds(history), openings: socialIntent(message, scope.mindName.split(/\s+/)) !== null };
@@ -332,6 +332,11 @@ export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memo
     : retrieveMemory(s.db, scope, terms, options).then((memory) => ({ memory, messageEmbedding: null }));
   const [found, material] = await Promise.all([retrieved, s.personas.material(s.db, scope)]);
   const memory = engine.engine === 'llm' ? rankForLlm(found.memory, message, history) : found.memory;
+  // The extractive reranker adapted to this mind, once it is ready (computed in the background, never waited for).
+  const reranker =
+    engine.engine === 'extractive' && s.memory && s.config?.rerankerAdapt
+      ? rerankersFor(s.memory, (err, mindId) => s.log?.error({ err, mindId }, 'adapting the reranker to the mind failed; the shipped model answers')).peek(s.db, scope)
+      : undefined;
   return {
     mindName: scope.mindName,
     message,
@@ -341,6 +346,7 @@ export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memo
     otherSpeakers: material.otherSpeakers,
     messageEmbedding: found.messageEmbedding,
     ...(s.memory ? { embedder: s.memory.embedder } : {}),
+    ...(reranker ? { reranker } : {}),
   };
 }
 

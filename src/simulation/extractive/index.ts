@@ -325,7 +325,7 @@ export function createExtractiveEngine(): SimulationEngine {
     streams: true,
     async generate(input: EngineInput, onDelta?: (text: string) => void): Promise<EngineResult> {
       input.signal?.throwIfAborted();
-      const result = answer(input, { embed: await rerankEmbedder() });
+      const result = answer(input, { embed: await rerankEmbedder(), ...(input.reranker ? { model: input.reranker } : {}) });
       if (onDelta) {
         for (const piece of streamPieces(result.text)) {
           input.signal?.throwIfAborted();
