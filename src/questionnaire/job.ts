@@ -12,6 +12,7 @@
  * to pending by a change of speaker: that re-processing queues a run of its own).
  */
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { BIG_FIVE_MIN_WORDS } from '../analysis/index.ts';
 import { countWords } from '../analysis/nlp.ts';
 import { MAX_QUOTE_CHARS } from '../analysis/evidence.ts';
 import { ipipBfm50, notAdministeredRows, questionnaireRows, scoreQuestionnaire, type Instrument } from '../analysis/questionnaire.ts';
@@ -62,7 +63,7 @@ export async function runQuestionnaire(ctx: AppContext, data: QuestionnaireJob, 
     return;
   }
   const [snap] = await ctx.db
-    .select({ status: snapshots.status, completedAt: snapshots.completedAt, mindsetDate: snapshots.mindsetDate, organizationId: snapshots.organizationId, mindName: minds.name })
+    .select({ status: snapshots.status, completedAt: snapshots.completedAt, mindsetDate: snapshots.mindsetDate, mindWords: snapshots.mindWords, organizationId: snapshots.organizationId, mindName: minds.name })
     .from(snapshots)
     .innerJoin(minds, eq(minds.id, snapshots.mindId))
     .where(eq(snapshots.id, data.snapshotId));
@@ -79,8 +80,10 @@ export async function runQuestionnaire(ctx: AppContext, data: QuestionnaireJob, 
   const picked = selectExcerpts(mindTurns);
   let rows: PsychometricResult[];
   let calls = 0;
-  if (!picked.length) {
-    rows = notAdministeredRows(inst, 'The snapshot holds none of the person’s words to answer from.');
+  if (snap.mindWords < BIG_FIVE_MIN_WORDS || !picked.length) {
+    // As the text model abstains below this many words, so does the questionnaire: a model would
+    // still answer every item, from its priors rather than from the person.
+    rows = notAdministeredRows(inst, `Only ${snap.mindWords} words of the person’s speech in this snapshot: too little to answer a questionnaire from (at least ${BIG_FIVE_MIN_WORDS}, as for the text model).`);
   } else {
     const excerpts: MemoryTurn[] = picked.map((t) => ({ turnId: t.id, snapshotId: data.snapshotId, text: t.text, context: t.context, startMs: t.startMs, mindsetDate: snap.mindsetDate, seq: t.seq }));
     try {

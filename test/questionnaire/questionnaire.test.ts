@@ -219,6 +219,26 @@ test('POST …/questionnaire answers it again and replaces the rows; an unknown 
   assert.equal(missing.body.code, 'NOT_FOUND');
 });
 
+test('a snapshot with too few of the person’s words is not put to the model', async () => {
+  fake.requests.length = 0;
+  fake.setReply(scripted);
+  const mind = (await s.api('POST', '/minds', { name: 'Ada Brief' })).body.mind;
+  const res = await upload(s, mind.id, { file: { bytes: 'Interviewer: How are you?\nAda: Very well, thank you, and busy with the engine as always.', name: 'brief.txt', type: 'text/plain' } });
+  assert.equal((await waitForSnapshot(s, mind.id, res.body.mindAssessmentId)).status, 'completed');
+  const deadline = Date.now() + 30_000;
+  let ipip: any[] = [];
+  while (!ipip.length && Date.now() < deadline) {
+    ipip = (await s.api('GET', `/minds/${mind.id}/snapshots/${res.body.mindAssessmentId}/psychometrics`)).body.psychometrics.filter((p: any) => p.instrument === 'ipip-bfm-50');
+    if (!ipip.length) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(ipip.length, 5);
+  for (const r of ipip) {
+    assert.equal(r.score, null);
+    assert.match(r.note, /not administered\. Only \d+ words of the person’s speech in this snapshot: too little to answer a questionnaire from \(at least 100/);
+  }
+  assert.equal(fake.chatRequests().length, 0);
+});
+
 async function questionnaireJobs(server: TestServer): Promise<number> {
   return (await rows(server, sql`select count(*)::int as n from pgboss.job where name = 'snapshot-questionnaire'`))[0].n;
 }

@@ -30,6 +30,7 @@ export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mi
 
   const of = (instrument: string) => p.traits.filter((t) => t.instrument === instrument);
   const bigFive = of('big_five');
+  const questionnaire = of('ipip-bfm-50');
   const emotions = of('emotion');
   const style = new Map(of('communication_style').map((t) => [t.name, t]));
   const wordsPerTurn = style.get('wordsPerTurn')?.score;
@@ -80,6 +81,22 @@ export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mi
             </details>
           )}
         </section>
+        {questionnaire.length > 0 && (
+          <section className="panel">
+            <h2>Questionnaire (LLM role-play)</h2>
+            <BarChart
+              title="IPIP Big-Five markers answered in character by the LLM (score 0–1)"
+              domain={[0, 1]}
+              marker={{ at: 0.5, label: 'middle' }}
+              missing="no score"
+              rows={questionnaire.map((t) => ({ label: humanize(t.name), value: t.score, valueText: t.score === null ? undefined : f2(t.score), opacity: t.confidence, detail: `confidence ${f2(t.confidence)}` }))}
+            />
+            <p className="legend">
+              The configured LLM answered the 50-item IPIP Big-Five markers as this person would, from their transcripts, scored with the published key. A language model’s answers on their behalf, not
+              their own: compare with the Big Five rather than trusting either alone. Each snapshot’s psychometrics list every item and answer.
+            </p>
+          </section>
+        )}
         <section className="panel">
           <h2>Emotions</h2>
           <BarChart
