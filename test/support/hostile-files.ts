@@ -14,18 +14,10 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
+/** A deterministic pseudo-random generator, so generated files are the same every run. */
+import { mulberry32 as seeded } from '../../src/prng.ts';
+export { seeded };
 
-/** A deterministic pseudo-random generator (mulberry32), so generated files are the same every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   'i think that we should look at the way people really live and work because what matters most is ' +

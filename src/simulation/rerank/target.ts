@@ -11,6 +11,9 @@
  * the metric trained on is the metric measured.
  */
 import { spokenSentences, words } from '../extractive/text.ts';
+/** The seeded PRNG of the chance baselines (the same every run). */
+import { mulberry32 as prng } from '../../prng.ts';
+export { prng };
 
 /** Token F1 (SQuAD-style: multiset overlap of tokens) of a predicted answer against the real one. */
 export function tokenF1(pred: readonly string[], gold: readonly string[]): number {
@@ -31,17 +34,6 @@ export function tokenF1(pred: readonly string[], gold: readonly string[]): numbe
   return (2 * precision * recall) / (precision + recall);
 }
 
-/** mulberry32: a small seeded PRNG, so the chance baseline is the same every run. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The sentences of each of the person's turns, in memory order (for lengthMatchedExcerpt). */
 export function memorySentences(memory: readonly string[]): string[][] {
