@@ -9,19 +9,19 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { conflict } from '../http/errors.ts';
-import { errorResponses, Uuid } from '../http/schemas.ts';
+import { errorResponses, named, Uuid } from '../http/schemas.ts';
 import { QUEUE } from '../jobs/queues.ts';
 import { SnapshotParams } from '../snapshots/schemas.ts';
 import { getSnapshotRow } from '../snapshots/service.ts';
 import { ipipBfm50 } from '../analysis/questionnaire.ts';
 import { questionnaireModel, queueQuestionnaire } from './job.ts';
 
-export const QuestionnaireQueued = Type.Object({
+export const QuestionnaireQueued = named('QuestionnaireQueued', Type.Object({
   snapshotId: Uuid,
   instrument: Type.String({ example: 'ipip-bfm-50', description: 'The psychometrics instrument the answers are stored under' }),
   model: Type.String({ description: 'The LLM that answers in character' }),
   queued: Type.Boolean({ example: true }),
-});
+}));
 
 export async function questionnaireRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = api.withTypeProvider<TypeBoxTypeProvider>();

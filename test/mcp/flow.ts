@@ -222,7 +222,7 @@ export async function checkEdgeCases(mcp: Client, mindId: string): Promise<void>
   const rest = await call(mcp, 'get_all_minds', { limit: 500, offset: 1 });
   assert.ok(rest.data.count >= 1 && !rest.data.hasMore);
   assert.match(await callFails(mcp, 'simulate', { mindId: empty.data.mind.id, message: 'Hello?' }), /400 VALIDATION_FAILED/);
-  assert.match(await callFails(mcp, 'get_signed_upload_url', { mindId, fileName: 'x.png', contentType: 'image/png' }), /400 VALIDATION_FAILED: contentType must be one of/);
+  assert.match(await callFails(mcp, 'get_signed_upload_url', { mindId, fileName: 'x.png', contentType: 'image/png' }), /400 VALIDATION_FAILED: querystring.contentType must be equal to one of the allowed values: text\/vtt, /);
   assert.match(await callFails(mcp, 'create_snapshot', { mindId, artifactId: '00000000-0000-4000-8000-000000000000' }), /Mindprint answered 4\d\d/);
   const profile = await call(mcp, 'get_mind_profile', { mindId: empty.data.mind.id });
   assert.match(profile.text, /no completed, linked snapshot yet/);

@@ -1160,6 +1160,22 @@ export interface components {
              */
             snapshotId: string;
         };
+        QuestionnaireQueued: {
+            /**
+             * @description The psychometrics instrument the answers are stored under
+             * @example ipip-bfm-50
+             */
+            instrument: string;
+            /** @description The LLM that answers in character */
+            model: string;
+            /** @example true */
+            queued: boolean;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+        };
         RenameTagRequest: {
             /** @example sales */
             name: string;
@@ -3682,22 +3698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description The psychometrics instrument the answers are stored under
-                         * @example ipip-bfm-50
-                         */
-                        instrument: string;
-                        /** @description The LLM that answers in character */
-                        model: string;
-                        /** @example true */
-                        queued: boolean;
-                        /**
-                         * Format: uuid
-                         * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
-                         */
-                        snapshotId: string;
-                    };
+                    "application/json": components["schemas"]["QuestionnaireQueued"];
                 };
             };
             /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
