@@ -38,6 +38,15 @@ test('the checker refuses what the document does not allow', () => {
   assert.deepEqual(checker.check(getMind, 404, 'application/json', JSON.stringify({ error: 'Not Found', message: 'm', code: 'NOT_FOUND' })), []);
 });
 
+test('regression (found by the fuzzer): an offset past any database integer is a 400, not a 500', async () => {
+  for (const offset of ['1e308', '3.97e74', '9223372036854775808', '1000000001']) {
+    const res = await s.api('GET', `/minds?limit=10&offset=${offset}`);
+    assert.equal(res.status, 400, `offset=${offset}: ${JSON.stringify(res.body)}`);
+    assert.match(res.body.message, /^querystring\.offset must be <= 1000000000/);
+  }
+  assert.equal((await s.api('GET', '/minds?limit=10&offset=1000000000')).status, 200);
+});
+
 test(`every operation, valid and hostile requests: only documented answers (seed ${seed})`, { timeout: budgetMs + 180_000 }, async (t) => {
   const stats = await runFuzz(s, doc, pools, { budgetMs, seed, perRound: 8 });
   t.diagnostic(`${stats.requests} requests over ${stats.operations} operations in ${stats.elapsedMs} ms; statuses ${JSON.stringify(stats.statuses)}`);

@@ -5,11 +5,14 @@
  * database is back the same requests succeed without a restart.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -107,6 +110,136 @@ describe('PostgreSQL outage', { skip: onPostgres() ? false : 'set TEST_DATABASE_
     const names = ((await s.api('GET', '/minds')).body.minds as { name: string }[]).map((m) => m.name).sort();
     assert.deepEqual(names, ['After', 'Survivor']);
     assert.equal((await s.api('GET', `/minds/${mind.id}/snapshots`)).status, 200);
+    assert.equal((await fetch(`${s.url}/readyz`)).status, 200);
+  });
+});
+
+/** The PostgreSQL server binaries (initdb, pg_ctl) of this machine, newest version first, or null. */
+function postgresBin(): string | null {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return null;
+  const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin/pg_ctl')) && existsSync(path.join(root, v, 'bin/initdb')));
+  versions.sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], 'bin') : null;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A throwaway PostgreSQL server of our own, in a temp directory on a free port: restarting the
+ * machine's shared server would break everyone else's work. initdb refuses to run as root, so as
+ * root it runs as the `postgres` user.
+ */
+async function ownPostgres(bin: string) {
+  const run = promisify(execFile);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-pg-restart-'));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    await chown(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const pgCmd = (cmd: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args]) : run(path.join(bin, cmd), args));
+  const data = path.join(dir, 'data');
+  await pgCmd('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const ctl = (...args: string[]) => pgCmd('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', '-t', '60', ...args]);
+  await ctl('start');
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => ctl('stop', '-m', 'fast'),
+    start: () => ctl('start'),
+    async destroy() {
+      await ctl('stop', '-m', 'immediate').catch(() => {});
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const pgBin = postgresBin();
+
+/**
+ * Open finding (issue 10): the answers pass (only 200/503 during the restart, only 200 after, no
+ * answered write lost), but the restart makes a pg client of the running service that is checked
+ * out of the pool and has no 'error' listener emit "terminating connection due to administrator
+ * command" / "Connection terminated unexpectedly" as an uncaught exception, which fails this file
+ * (and would end a production process). Until that is fixed the test runs only on request.
+ */
+const restartSkip = !onPostgres()
+  ? 'set TEST_DATABASE_URL (the PostgreSQL leg runs it)'
+  : !pgBin
+    ? 'no PostgreSQL server binaries (initdb, pg_ctl) under /usr/lib/postgresql'
+    : process.env.MINDPRINT_TEST_PG_RESTART !== '1'
+      ? 'open finding: a PostgreSQL restart raises an uncaught pg client error in the service; MINDPRINT_TEST_PG_RESTART=1 runs it'
+      : false;
+
+describe('PostgreSQL restart under load', { skip: restartSkip }, () => {
+  let server: Awaited<ReturnType<typeof ownPostgres>>;
+  let s: TestServer;
+  const sharedUrl = process.env.TEST_DATABASE_URL;
+  before(async () => {
+    server = await ownPostgres(pgBin!);
+    process.env.TEST_DATABASE_URL = server.url;
+    s = await startTestServer();
+  });
+  after(async () => {
+    process.env.TEST_DATABASE_URL = sharedUrl;
+    await s?.close().catch(() => {});
+    await server?.destroy();
+  });
+
+  test('while it restarts: only 200 or 503 UNAVAILABLE with Retry-After, some 503s; once it is back: only 200s, and no answered write lost', async () => {
+    const mind = (await s.api('POST', '/minds', { name: 'Steady' })).body.mind;
+    type Answer = { sentAt: number; doneAt: number; status: number; body: any; retryAfter: string | null; name?: string };
+    const answers: Answer[] = [];
+    let stop = false;
+    let seq = 0;
+    // Four clients in a loop: a write, a list, a read of a child collection.
+    const client = async () => {
+      while (!stop) {
+        const n = seq++;
+        const sentAt = performance.now();
+        const name = `Load ${n}`;
+        const res = n % 3 === 0 ? await s.api('POST', '/minds', { name }) : n % 3 === 1 ? await s.api('GET', '/minds') : await s.api('GET', `/minds/${mind.id}/snapshots`);
+        answers.push({ sentAt, doneAt: performance.now(), status: res.status, body: res.body, retryAfter: res.headers.get('retry-after'), name: n % 3 === 0 ? name : undefined });
+      }
+    };
+    const clients = [client(), client(), client(), client()];
+    await new Promise((r) => setTimeout(r, 500));
+    const down = performance.now();
+    await server.stop();
+    // The outage: requests meanwhile find no database at all.
+    await new Promise((r) => setTimeout(r, 1500));
+    await server.start();
+    const back = performance.now();
+    await new Promise((r) => setTimeout(r, 1500));
+    stop = true;
+    await Promise.all(clients);
+
+    for (const a of answers) {
+      if (a.status === 200) continue;
+      assert.equal(a.status, 503, JSON.stringify(a.body));
+      assert.equal(a.body.code, 'UNAVAILABLE');
+      assert.equal(a.retryAfter, '5');
+    }
+    const during = answers.filter((a) => a.sentAt > down && a.sentAt < back);
+    assert.ok(during.filter((a) => a.status === 503).length > 0, `503s while it was down: ${during.length} requests`);
+    const afterwards = answers.filter((a) => a.sentAt > back);
+    assert.ok(afterwards.length > 10, `${afterwards.length} requests after the restart`);
+    assert.deepEqual(afterwards.filter((a) => a.status !== 200).map((a) => `${a.status} ${JSON.stringify(a.body)}`), [], 'once the database is back, every request succeeds');
+    assert.deepEqual(answers.filter((a) => a.doneAt < down && a.status !== 200), [], 'before the restart, every request succeeded');
+    // Every write that was answered 200 is stored; none answered 503 is.
+    const stored = new Set(((await s.api('GET', '/minds')).body.minds as { name: string }[]).map((m) => m.name));
+    for (const a of answers.filter((x) => x.name)) assert.equal(stored.has(a.name!), a.status === 200, `${a.name} answered ${a.status}`);
     assert.equal((await fetch(`${s.url}/readyz`)).status, 200);
   });
 });
