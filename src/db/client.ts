@@ -153,6 +153,12 @@ async function openPostgres(url: string): Promise<Database> {
   // An idle connection the server drops (restart, failover, admin command) must not crash the
   // process: the pool discards it and the next query opens a new one.
   pool.on('error', (err) => process.emitWarning(`PostgreSQL connection lost: ${err.message}`));
+  // A connection checked out of the pool (a transaction, drizzle's session) has no listener of
+  // the pool's: pg-pool removes it at checkout, so the server dropping it mid-transaction would
+  // be an uncaught 'error' and take the process down. Its statement rejects and the caller answers
+  // 503 UNAVAILABLE (src/http/errors.ts); this listener, added once per connection, only keeps
+  // the event from being fatal (the pool's own listener reports idle ones above).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzle(pool, { schema }) as unknown as Db;
   statementRunners.set(db, (st, values) => pool.query({ name: st.name, text: st.text, values }));
   return {
