@@ -58,6 +58,8 @@ export interface BigFiveModelFile {
   training: { dataset: string; register: Register; rows: number }[];
   /** Grouped k-fold accuracy and AUC on each data set of the shipped (pooled) model. */
   crossValidation: CvResult[];
+  /** The same held-out predictions on outer fold 0 only: the rows no design choice of this version looked at. */
+  untouchedFold: { dataset: string; rows: number; accuracy: Record<Trait, number>; auc: Record<Trait, number>; mean: number; aucMean: number }[];
   /** Logistic written-vs-spoken classifier on the lexical features not read from punctuation (`columns` of `features`). */
   register: { columns: number[]; mean: number[]; sd: number[]; weights: number[]; bias: number; accuracy: number };
   normCorpus: { description: string; minWords: number; speeches: { name: string; words: number }[] };
