@@ -1,8 +1,9 @@
 /**
  * Big Five scoring with the learned model in models/big-five.json (written by
  * scripts/train-big-five.ts). Per trait, one ridge model learned from written essays and spoken
- * vlogs and clips together, each register read against its own population (standardised on it,
- * centred on its median); a text is read as written and as spoken, mixed by a register classifier.
+ * vlogs and clips together — weights shared by both registers plus each register's own — each
+ * register read against its own population (standardised on it, centred on its median); a text is
+ * read as written and as spoken, mixed by a register classifier.
  * Score = σ(value), the calibrated chance of being rated above the median of that population;
  * percentile = rank of the same value among a norm corpus of real speakers. README.md has the details.
  */
@@ -19,6 +20,8 @@ export interface RegisterReading {
   /** The data set that stands for the register (essays: written; vlogs: spoken). */
   dataset: string;
   intercept: number;
+  /** Weights on the standardised columns: the trait's shared weights + this register's own. */
+  weights: number[];
   /** Standardisation of the model's columns on the data set's rows. */
   mean: number[];
   sd: number[];
@@ -31,12 +34,10 @@ export interface RegisterReading {
 }
 
 export interface BigFiveTraitModel {
-  /** Feature family and ridge penalty chosen by leave-group-out error on the training rows. */
-  family: string;
+  /** Ridge penalty chosen by grouped inner cross-validation on the training rows. */
   lambda: number;
   /** Indices into the model file's `features`. */
   columns: number[];
-  weights: number[];
   registers: Record<Register, RegisterReading>;
   /** Values of the norm speeches, sorted: percentile = interpolated rank among them. */
   norm: number[];
@@ -48,7 +49,7 @@ export interface BigFiveTraitModel {
 }
 
 export interface BigFiveModelFile {
-  version: 3;
+  version: 4;
   description: string;
   /** Training data and the terms they come under. */
   terms: string;
@@ -57,7 +58,9 @@ export interface BigFiveModelFile {
   training: { dataset: string; register: Register; rows: number }[];
   /** Grouped k-fold accuracy and AUC on each data set of the shipped (pooled) model. */
   crossValidation: CvResult[];
-  /** Logistic written-vs-spoken classifier on the lexical features (first `columns` of `features`). */
+  /** The same held-out predictions on outer fold 0 only: the rows no design choice of this version looked at. */
+  untouchedFold: { dataset: string; rows: number; accuracy: Record<Trait, number>; auc: Record<Trait, number>; mean: number; aucMean: number }[];
+  /** Logistic written-vs-spoken classifier on the lexical features not read from punctuation (`columns` of `features`). */
   register: { columns: number[]; mean: number[]; sd: number[]; weights: number[]; bias: number; accuracy: number };
   normCorpus: { description: string; minWords: number; speeches: { name: string; words: number }[] };
   traits: Record<Trait, BigFiveTraitModel>;
@@ -98,7 +101,7 @@ export function registerValue(t: BigFiveTraitModel, register: Register, x: Float
   let s = r.intercept;
   t.columns.forEach((j, k) => {
     const v = x[j]!;
-    if (!Number.isNaN(v)) s += (t.weights[k]! * (v - r.mean[k]!)) / r.sd[k]!;
+    if (!Number.isNaN(v)) s += (r.weights[k]! * (v - r.mean[k]!)) / r.sd[k]!;
   });
   return r.slope * s;
 }

@@ -56,7 +56,7 @@ export const DIALOGUE_FEATURES: readonly string[] = [
  * never asks a question and speaks in 16,000-word sentences.
  */
 export const UNPUNCTUATED = '#unpunctuated';
-const PUNCTUATION_FEATURES = new Set(['sty:question', 'sty:exclaim', 'sty:wordsPerSentence', 'dlg:question', 'dlg:exclaim']);
+export const PUNCTUATION_FEATURES: ReadonlySet<string> = new Set(['sty:question', 'sty:exclaim', 'sty:wordsPerSentence', 'dlg:question', 'dlg:exclaim']);
 
 function add(c: Counts, key: string, n = 1): void {
   c.set(key, (c.get(key) ?? 0) + n);

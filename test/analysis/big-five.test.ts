@@ -185,51 +185,60 @@ test('an essay is read as written, a transcript as spoken; real speakers spread 
   assert.ok(Math.max(...percentiles) - Math.min(...percentiles) > 50, percentiles.join(', '));
 });
 
-test('register ridge: closed-form leave-group-out error equals refitting without the group', () => {
-  // Two data sets, one with groups of two rows: the selection error must be the refit error.
-  const rows = Array.from({ length: 24 }, (_, i) => ({
-    dataset: i < 14 ? 'a' : 'b',
-    group: i < 14 ? `a${i}` : `b${Math.floor(i / 2)}`,
+test('register ridge: shared + register weights equal a weighted ridge on the expanded design', () => {
+  // Two data sets of different registers, one weighted 2 and with groups of two rows.
+  const rows = Array.from({ length: 30 }, (_, i) => ({
+    dataset: i < 16 ? 'a' : 'b',
+    group: i < 16 ? `a${i}` : `b${Math.floor(i / 2)}`,
     x: Float64Array.from([Math.sin(i), Math.cos(3 * i), (i % 4) - 1.5]),
   }));
-  const y = rows.map((r, i) => r.x[0]! - 0.5 * r.x[2]! + 0.3 * Math.sin(7 * i));
-  const cand = [{ name: 'all', columns: [0, 1, 2] }];
-  const [fit] = fitRegisterRidge(rows, [y], cand, [0.2]);
-  // Refit without each group, standardisation and intercepts as in the full fit (closed form keeps them fixed).
-  const groups = [...new Set(rows.map((r) => `${r.dataset}/${r.group}`))];
-  const err = new Map<string, { s: number; n: number }>();
+  const y = rows.map((r, i) => (r.dataset === 'a' ? 1 : -0.5) * r.x[0]! - 0.5 * r.x[2]! + 0.3 * Math.sin(7 * i));
+  const weightOf = { b: 2 };
+  const [fit] = fitRegisterRidge(rows, [y], [0, 1, 2], { registerOf: { a: 'written', b: 'spoken' }, weightOf, lambdas: [0.2], innerFolds: 3, seed: 1 });
+  assert.equal(fit!.lambda, 0.2);
+  // The same model written out: each row's standardised features three times (all, written only,
+  // spoken only), weighted least squares on targets centred per data set, penalty λ × total weight.
   const std = (r: (typeof rows)[number]): number[] => [0, 1, 2].map((j) => (r.x[j]! - fit!.datasets[r.dataset]!.standardiser.mean[j]!) / fit!.datasets[r.dataset]!.standardiser.sd[j]!);
   const mean = (ds: string): number => y.filter((_, i) => rows[i]!.dataset === ds).reduce((s, v) => s + v, 0) / rows.filter((r) => r.dataset === ds).length;
-  for (const g of groups) {
-    const A = new Float64Array(9);
-    const b = new Float64Array(3);
-    rows.forEach((r, i) => {
-      if (`${r.dataset}/${r.group}` === g) return;
-      const z = std(r);
-      for (let p = 0; p < 3; p++) {
-        b[p]! += z[p]! * (y[i]! - mean(r.dataset));
-        for (let q = 0; q < 3; q++) A[p * 3 + q]! += z[p]! * z[q]!;
-      }
-    });
-    for (let p = 0; p < 3; p++) A[p * 3 + p]! += 0.2 * rows.length;
-    const inv = spdInverse(A, 3);
-    const w = [0, 1, 2].map((p) => [0, 1, 2].reduce((s, q) => s + inv[p * 3 + q]! * b[q]!, 0));
-    rows.forEach((r, i) => {
-      if (`${r.dataset}/${r.group}` !== g) return;
-      const z = std(r);
-      const e = y[i]! - mean(r.dataset) - z.reduce((s, v, k) => s + v * w[k]!, 0);
-      const acc = err.get(r.dataset) ?? { s: 0, n: 0 };
-      err.set(r.dataset, { s: acc.s + e * e, n: acc.n + 1 });
-    });
+  const A = new Float64Array(81);
+  const rhs = new Float64Array(9);
+  let total = 0;
+  rows.forEach((r, i) => {
+    const z = std(r);
+    const written = r.dataset === 'a' ? 1 : 0;
+    const e = [...z, ...z.map((v) => v * written), ...z.map((v) => v * (1 - written))];
+    const w = r.dataset === 'b' ? 2 : 1;
+    total += w;
+    for (let p = 0; p < 9; p++) {
+      rhs[p]! += w * e[p]! * (y[i]! - mean(r.dataset));
+      for (let q = 0; q < 9; q++) A[p * 9 + q]! += w * e[p]! * e[q]!;
+    }
+  });
+  for (let p = 0; p < 9; p++) A[p * 9 + p]! += 0.2 * total;
+  const inv = spdInverse(A, 9);
+  const beta = Array.from({ length: 9 }, (_, p) => rhs.reduce((s, v, q) => s + inv[p * 9 + q]! * v, 0));
+  for (let j = 0; j < 3; j++) {
+    assert.ok(Math.abs(fit!.weights.written[j]! - (beta[j]! + beta[3 + j]!)) < 1e-9, `written ${j}`);
+    assert.ok(Math.abs(fit!.weights.spoken[j]! - (beta[j]! + beta[6 + j]!)) < 1e-9, `spoken ${j}`);
   }
-  const expected = [...err.values()].reduce((s, a) => s + a.s / a.n, 0) / err.size;
-  assert.ok(Math.abs(expected - fit!.selectionError) < 1e-9, `${expected} vs ${fit!.selectionError}`);
+  // The registers' data disagree on feature 0, and the register weights follow their own data.
+  assert.ok(fit!.weights.written[0]! > 0 && fit!.weights.spoken[0]! < 0, `${fit!.weights.written[0]} / ${fit!.weights.spoken[0]}`);
   // The median-split cut: half of each data set's training rows predicted high.
   for (const ds of ['a', 'b']) {
     const mine = rows.filter((r) => r.dataset === ds);
     const high = mine.filter((r) => predictRegisterRidge(fit!, r.x, ds) > 0).length;
     assert.ok(Math.abs(high - mine.length / 2) <= 1, `${ds}: ${high} of ${mine.length}`);
   }
+});
+
+test('register ridge: the penalty is chosen by inner cross-validation (pure noise → the strongest penalty)', () => {
+  const rows = Array.from({ length: 60 }, (_, i) => ({ dataset: i % 2 ? 'a' : 'b', group: `g${i}`, x: Float64Array.from([Math.sin(i * 1.7), Math.cos(i * 2.3), Math.sin(i * 0.9 + 1)]) }));
+  const noise = rows.map((_, i) => Math.sin(i * 12.9898) * 43758.5453 - Math.floor(Math.sin(i * 12.9898) * 43758.5453) - 0.5);
+  const signal = rows.map((r) => 2 * r.x[0]!);
+  const lambdas = [0.001, 0.1, 100];
+  const [onNoise, onSignal] = fitRegisterRidge(rows, [noise, signal], [0, 1, 2], { registerOf: { a: 'spoken', b: 'spoken' }, lambdas, innerFolds: 3, seed: 5 });
+  assert.equal(onNoise!.lambda, 100);
+  assert.notEqual(onSignal!.lambda, 100);
 });
 
 test('sentence-embedding counts are additive: the speech without a turn reads like the other turns alone', () => {

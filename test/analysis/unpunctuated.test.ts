@@ -12,6 +12,20 @@ import { digestTranscript } from '../../src/snapshots/digest.ts';
 import { counterIds, fixtureDebate, parseTranscript, TRANSCRIPTS } from './transcripts.ts';
 import { fileURLToPath } from 'node:url';
 import { skipUnlessSharedData } from '../support/shared-data.ts';
+import { loadBigFiveModel, valueStandardError } from '../../src/analysis/big-five.ts';
+import type { Trait } from '../../src/analysis/train/personality-data.ts';
+
+/**
+ * Two readings of the same speech agree within the measurement's noise: their values (log-odds)
+ * differ by less than the 95 % band of a difference of two values measured on that many words
+ * (2·√2 standard errors, from the model's within-speech noise that the profile's bands use).
+ */
+function assertWithinNoise(label: string, trait: string, a: number, b: number, words: number): void {
+  const logit = (p: number): number => Math.log(p / (1 - p));
+  const band = 2 * Math.SQRT2 * valueStandardError(loadBigFiveModel().traits[trait as Trait], words);
+  const delta = Math.abs(logit(a) - logit(b));
+  assert.ok(delta <= band, `${label} ${trait}: ${b} vs ${a} (|Δ log-odds| ${delta.toFixed(3)} > 2·√2 standard errors ${band.toFixed(3)} at ${words} words)`);
+}
 
 const mind = (...texts: string[]): AnalysisTurn[] => texts.map((text, i) => ({ turnId: `m${i}`, speaker: 'Ann', text, startMs: i * 1000, isMind: true }));
 const row = (rows: PsychometricResult[], name: string): PsychometricResult => {
@@ -61,7 +75,7 @@ test('unpunctuated speech: readability from pseudo-sentences, question rate not 
   for (const trait of ['openness', 'conscientiousness', 'extraversion', 'agreeableness', 'neuroticism']) {
     const a = row(punctuated.psychometrics, trait);
     const b = row(captions.psychometrics, trait);
-    assert.ok(Math.abs(a.score! - b.score!) < 0.03, `${trait}: ${b.score} vs ${a.score}`);
+    assertWithinNoise('fixture', trait, a.score!, b.score!, punctuated.mindWords);
     assert.ok(Math.abs(a.percentile! - b.percentile!) < 30, `${trait}: percentile ${b.percentile} vs ${a.percentile}`);
   }
   // Findings still come, from clauses of sentence size, a little less sure of where they start.
@@ -113,9 +127,10 @@ test('the six auto-captioned debates: every measure in range and near what the p
     assert.equal(cs.questionRate, null);
     for (const r of c.psychometrics.filter((x) => x.instrument === 'big_five')) {
       const q = row(p.psychometrics, r.name);
-      // Within the measurement's noise: scores now spread over 0.2–0.9 (sd 0.15 across speakers), and
-      // the value's standard error at ~7k words is ≈ 0.14 log-odds (≈ 0.03 in score near 0.8).
-      assert.ok(Math.abs(r.score! - q.score!) < 0.05, `${id}: ${r.name} ${r.score} vs ${q.score}`);
+      // Within the measurement's noise. The register classifier reads captions a little more
+      // "written" than the punctuated transcript (lower-case text changes the POS tags), and the
+      // written and spoken readings of a debate differ, so the values move a little.
+      assertWithinNoise(id, r.name, q.score!, r.score!, p.mindWords);
     }
     for (const r of c.psychometrics.filter((x) => x.instrument === 'emotion')) assert.ok(r.score! >= 0 && r.score! < 3, `${id}: ${r.name} ${r.score}`);
     assert.ok(c.keyTopics.length >= 3, `${id}: ${c.keyTopics.length} topics`);

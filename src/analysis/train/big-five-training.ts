@@ -3,36 +3,40 @@
  * writes the weight file) and bench/analysis.ts (which reports the accuracy).
  *
  * Protocol: k-fold cross-validation GROUPED by author or video (a First Impressions video's clips
- * are all in one fold), folds dealt per data set. Everything learned from data — the vocabulary,
- * each data set's standardisation, the feature family and the ridge penalty per trait — is learned
- * on the training folds only (family and λ by closed-form leave-group-out error inside them), so
+ * are all in one fold), folds dealt per data set. Everything learned from data — each data set's
+ * standardisation and intercept, the weights and the ridge penalty per trait — is learned on the
+ * training folds only (λ by grouped inner k-fold error inside them), so
  * the held-out rows of a fold never influence the model that scores them.
  */
 import { countTokens, EMBEDDING_FEATURES, featureVector, FIXED_FEATURES, type Counts } from '../features.ts';
 import { resetTokenizer, tokenize } from '../nlp.ts';
 import { addEmbeddingCounts } from '../text-embedding.ts';
-import { fitRegisterRidge, groupFolds, predictRegisterRidge, type FittedRidge, type RidgeCandidate, type RidgeRow } from './register-ridge.ts';
+import { fitRegisterRidge, groupFolds, predictRegisterRidge, type FittedRidge, type Register, type RidgeRow } from './register-ridge.ts';
 import { TRAITS, type LabelledText, type Trait } from './personality-data.ts';
 
-export type Register = 'written' | 'spoken';
+export type { Register } from './register-ridge.ts';
 
 export interface TrainingConfig {
-  /** Unigrams offered as features (the most document-frequent in the training rows). */
-  vocabularySize: number;
-  /** Minimum number of training documents a unigram must occur in. */
-  minDocumentFrequency: number;
-  /** Ridge penalties tried per trait (× rows, on standardised features). */
+  /** Ridge penalties tried per trait (× the total row weight, on standardised features). */
   lambdas: number[];
+  /** Outer folds (the reported cross-validation) and inner folds (the penalty's selection). */
   folds: number;
+  innerFolds: number;
   seed: number;
+  /**
+   * Row weight per data set. The vlogs weigh 3: 224 full monologues, the text closest to what
+   * users upload, would otherwise be a fifteenth of the essays' say in the shared weights. Fixed
+   * on the development folds before the reported cross-validation (src/analysis/README.md).
+   */
+  datasetWeights: Record<string, number>;
 }
 
 export const DEFAULT_CONFIG: TrainingConfig = {
-  vocabularySize: 0,
-  minDocumentFrequency: 8,
-  lambdas: [0.01, 0.03, 0.1, 0.3, 1, 3, 10],
+  lambdas: [0.03, 0.1, 0.3, 1, 3, 10, 30],
   folds: 5,
+  innerFolds: 3,
   seed: 20240607,
+  datasetWeights: { vlogs: 3 },
 };
 
 export interface Row {
@@ -85,49 +89,24 @@ export function prepareRows(dataset: string, register: Register, texts: Labelled
   });
 }
 
-/** The most document-frequent unigrams among `rows` (ties broken alphabetically, so it is deterministic). */
-export function selectVocabulary(rows: Row[], size: number, minDf: number): string[] {
-  const df = new Map<string, number>();
-  for (const r of rows) for (const k of r.counts.keys()) if (k.startsWith('u:')) df.set(k, (df.get(k) ?? 0) + 1);
-  return [...df.entries()]
-    .filter(([, n]) => n >= minDf)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, size)
-    .map(([k]) => k);
-}
-
-/** Feature list and the families (column subsets) the selection chooses among. */
-export function featureSpace(rows: Row[], config: TrainingConfig): { names: string[]; candidates: RidgeCandidate[] } {
-  const vocabulary = selectVocabulary(rows, config.vocabularySize, config.minDocumentFrequency);
-  const names = [...FIXED_FEATURES, ...EMBEDDING_FEATURES, ...vocabulary];
-  const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
-  const lex = FIXED_FEATURES.length;
-  const emb = lex + EMBEDDING_FEATURES.length;
-  return {
-    names,
-    candidates: [
-      { name: 'lexical', columns: range(0, lex) },
-      { name: 'embedding', columns: range(lex, emb) },
-      { name: 'lexical+embedding', columns: range(0, emb) },
-      ...(vocabulary.length ? [{ name: 'lexical+embedding+unigrams', columns: range(0, names.length) }] : []),
-    ],
-  };
-}
+/** The model's features: the lexical ones, then the sentence embedding. */
+export const MODEL_FEATURES: readonly string[] = [...FIXED_FEATURES, ...EMBEDDING_FEATURES];
 
 export interface TraitFits {
   names: string[];
   fits: Record<Trait, FittedRidge>;
 }
 
-/** One ridge model per trait on `rows` (any mix of data sets), family and λ chosen on these rows only. */
+/** One register-aware ridge model per trait on `rows` (any mix of data sets), its penalty chosen on these rows only. */
 export function fitTraits(rows: Row[], config: TrainingConfig): TraitFits {
-  const { names, candidates } = featureSpace(rows, config);
+  const names = [...MODEL_FEATURES];
   const ridgeRows: RidgeRow[] = rows.map((r) => ({ dataset: r.dataset, group: r.group, x: featureVector(r.counts, names) }));
+  const registerOf = Object.fromEntries(rows.map((r) => [r.dataset, r.register]));
   const fitted = fitRegisterRidge(
     ridgeRows,
     TRAITS.map((t) => rows.map((r) => r.targets[t])),
-    candidates,
-    config.lambdas,
+    names.map((_, j) => j),
+    { registerOf, weightOf: config.datasetWeights, lambdas: config.lambdas, innerFolds: config.innerFolds, seed: config.seed },
   );
   return { names, fits: Object.fromEntries(TRAITS.map((t, i) => [t, fitted[i]!])) as Record<Trait, FittedRidge> };
 }
@@ -192,13 +171,13 @@ export interface CrossValidation {
   results: CvResult[];
   /** Every row's held-out prediction per trait (aligned with the input rows). */
   heldOut: Record<Trait, number[]>;
-  /** What the inner selection chose in each fold, per trait: `family λ`. */
+  /** What the inner selection chose in each fold, per trait: `λ`. */
   choices: Record<Trait, string[]>;
 }
 
 /**
  * Grouped k-fold cross-validation of the model trained on `rows` (all data sets together, or one):
- * each fold's model is fitted on the other folds (family, λ, vocabulary, standardisation all chosen
+ * each fold's model is fitted on the other folds (λ, standardisation, intercepts all chosen
  * there) and predicts the held-out rows with their data set's training-fold standardisation.
  */
 export function crossValidate(rows: Row[], config: TrainingConfig): CrossValidation {
@@ -210,7 +189,7 @@ export function crossValidate(rows: Row[], config: TrainingConfig): CrossValidat
       rows.filter((_, i) => folds[i] !== f),
       config,
     );
-    for (const t of TRAITS) choices[t].push(`${model.fits[t].family} λ=${model.fits[t].lambda}`);
+    for (const t of TRAITS) choices[t].push(`λ=${model.fits[t].lambda}`);
     rows.forEach((r, i) => {
       if (folds[i] !== f) return;
       const x = featureVector(r.counts, model.names);

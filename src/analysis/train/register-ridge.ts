@@ -1,13 +1,18 @@
 /**
- * Register-aware ridge regression for the Big Five: one set of weights per trait, learned from
- * several data sets at once (written essays, spoken vlogs and clips), where every data set's
- * features are standardised on its own rows (so "more 'you' than other vloggers" and "more 'you'
- * than other essay writers" are the same signal, whatever the register's level), its target is
- * centred on its own median, and it keeps its own intercept. The regularisation strength and the
- * feature family are chosen per trait by leave-group-out error on the training rows only
- * (closed form), so a caller's outer cross-validation never sees its test rows.
+ * Register-aware ridge regression for the Big Five: one model per trait, learned from several data
+ * sets at once (written essays, spoken vlogs and clips), where every data set's features are
+ * standardised on its own rows (so "more 'you' than other vloggers" and "more 'you' than other
+ * essay writers" are the same signal, whatever the register's level), its target is centred on its
+ * own median, and it keeps its own intercept.
+ *
+ * The weights are "shared + register" (Daumé 2007, feature augmentation): each standardised feature
+ * enters three times — for every row, for written rows only, for spoken rows only — under one
+ * ridge penalty, so a register departs from the shared weights only where its own data pay for it.
+ * A written text is then read with shared + written weights, a spoken one with shared + spoken.
+ * Rows can be weighted per data set (the 224 vlogs, the closest to what users upload, against
+ * 2,319 essays). The penalty is chosen per trait by grouped k-fold error on the training rows only,
+ * so a caller's outer cross-validation never sees its test rows.
  */
-import { spdInverse } from './ridge.ts';
 
 export interface RidgeRow {
   dataset: string;
@@ -50,165 +55,177 @@ export function standardise(x: Float64Array, s: Standardiser, columns: number[])
   return z;
 }
 
-export interface RidgeCandidate {
-  /** Name of the feature family (reported). */
-  name: string;
-  /** Column indices of the full feature vector that this family uses. */
-  columns: number[];
+export type Register = 'written' | 'spoken';
+export const REGISTERS: readonly Register[] = ['written', 'spoken'];
+
+export interface RidgeOptions {
+  /** The register of each data set's rows. */
+  registerOf: Record<string, Register>;
+  /** Weight of each data set's rows in the loss (default 1). */
+  weightOf?: Record<string, number>;
+  /** Penalties tried per target (× the total row weight, on standardised features). */
+  lambdas: number[];
+  /** Grouped folds of the penalty's selection on the training rows, and their seed. */
+  innerFolds: number;
+  seed: number;
 }
 
 export interface FittedRidge {
-  family: string;
   columns: number[];
   lambda: number;
-  /** Weights on standardised columns. */
-  weights: number[];
-  /** Per data set: intercept (its training rows' mean target) and its standardiser (full vector). */
-  datasets: Record<string, { intercept: number; standardiser: Standardiser }>;
-  /** Mean over data sets of the leave-group-out mean squared error at the chosen setting. */
+  /** Weights on standardised columns per register: the shared weights + the register's own. */
+  weights: Record<Register, number[]>;
+  /** Per data set: its register, intercept (its median cut) and its standardiser (full vector). */
+  datasets: Record<string, { register: Register; intercept: number; standardiser: Standardiser }>;
+  /** Mean over data sets of the inner cross-validated mean squared error at the chosen penalty. */
   selectionError: number;
 }
 
-export const LAMBDAS = [0.03, 0.1, 0.3, 1, 3, 10, 30];
-
-interface Prepared {
-  Z: Float64Array[];
-  datasets: string[];
-  groups: string[];
-  standardisers: Record<string, Standardiser>;
+/** Solves A·X = B for symmetric positive definite A (n×n) and several right-hand sides (Cholesky). */
+export function choleskySolve(A: Float64Array, n: number, B: Float64Array[]): Float64Array[] {
+  const L = Float64Array.from(A);
+  for (let j = 0; j < n; j++) {
+    const rj = j * n;
+    let s = L[rj + j]!;
+    for (let k = 0; k < j; k++) s -= L[rj + k]! ** 2;
+    const d = Math.sqrt(Math.max(s, 1e-12));
+    L[rj + j] = d;
+    for (let i = j + 1; i < n; i++) {
+      const ri = i * n;
+      let t = L[ri + j]!;
+      for (let k = 0; k < j; k++) t -= L[ri + k]! * L[rj + k]!;
+      L[ri + j] = t / d;
+    }
+  }
+  return B.map((b) => {
+    const y = Float64Array.from(b);
+    for (let i = 0; i < n; i++) {
+      let s = y[i]!;
+      for (let k = 0; k < i; k++) s -= L[i * n + k]! * y[k]!;
+      y[i] = s / L[i * n + i]!;
+    }
+    for (let i = n - 1; i >= 0; i--) {
+      let s = y[i]!;
+      for (let k = i + 1; k < n; k++) s -= L[k * n + i]! * y[k]!;
+      y[i] = s / L[i * n + i]!;
+    }
+    return y;
+  });
 }
 
-function prepare(rows: RidgeRow[], columns: number[]): Prepared {
-  const d = rows[0]?.x.length ?? 0;
-  const byDataset = new Map<string, RidgeRow[]>();
-  for (const r of rows) byDataset.set(r.dataset, [...(byDataset.get(r.dataset) ?? []), r]);
-  const standardisers: Record<string, Standardiser> = {};
-  for (const [ds, rs] of byDataset)
-    standardisers[ds] = standardiserOf(
-      rs.map((r) => r.x),
-      d,
-    );
+/** Weighted sums ΣwzzᵀandΣwzy of some rows, kept per register (the augmented system is built from them). */
+interface Moments {
+  gram: Record<Register, Float64Array>;
+  rhs: Record<Register, Float64Array[]>;
+  weight: number;
+}
+
+function emptyMoments(d: number, targets: number): Moments {
   return {
-    Z: rows.map((r) => standardise(r.x, standardisers[r.dataset]!, columns)),
-    datasets: rows.map((r) => r.dataset),
-    groups: rows.map((r) => `${r.dataset}\u0000${r.group}`),
-    standardisers,
+    gram: { written: new Float64Array(d * d), spoken: new Float64Array(d * d) },
+    rhs: { written: Array.from({ length: targets }, () => new Float64Array(d)), spoken: Array.from({ length: targets }, () => new Float64Array(d)) },
+    weight: 0,
   };
 }
 
-/** XᵀX (d×d, row-major) and Xᵀy for several targets. */
-function gram(Z: Float64Array[], d: number): Float64Array {
-  const G = new Float64Array(d * d);
-  for (const z of Z)
-    for (let i = 0; i < d; i++) {
-      const zi = z[i]!;
-      if (zi === 0) continue;
-      const row = i * d;
-      for (let j = 0; j <= i; j++) G[row + j]! += zi * z[j]!;
-    }
-  for (let i = 0; i < d; i++) for (let j = 0; j < i; j++) G[j * d + i] = G[i * d + j]!;
-  return G;
-}
-
-/** Solve a small dense system (Gaussian elimination with partial pivoting). */
-function solveSmall(A: number[][], b: number[]): number[] {
-  const n = b.length;
-  const M = A.map((r, i) => [...r, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[p]![c]!)) p = r;
-    [M[c], M[p]] = [M[p]!, M[c]!];
-    const piv = M[c]![c]! || 1e-12;
-    for (let r = c + 1; r < n; r++) {
-      const f = M[r]![c]! / piv;
-      for (let k = c; k <= n; k++) M[r]![k]! -= f * M[c]![k]!;
-    }
+function addRow(m: Moments, z: Float64Array, w: number, register: Register, ys: number[]): void {
+  const d = z.length;
+  const G = m.gram[register];
+  for (let i = 0; i < d; i++) {
+    const wz = w * z[i]!;
+    if (wz === 0) continue;
+    const row = i * d;
+    for (let j = 0; j <= i; j++) G[row + j]! += wz * z[j]!;
   }
-  const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) {
-    let s = M[r]![n]!;
-    for (let k = r + 1; k < n; k++) s -= M[r]![k]! * x[k]!;
-    x[r] = s / (M[r]![r]! || 1e-12);
-  }
-  return x;
-}
-
-/**
- * Ridge fits for every λ with leave-group-out residuals in closed form: for the rows G of one
- * group, e_G = (I − H_GG)⁻¹ r_G with H = Z(ZᵀZ + λn I)⁻¹Zᵀ. Returns, per λ, the weights (one array
- * per target) and the mean over data sets of each target's leave-group-out MSE.
- */
-function ridgePath(p: Prepared, targets: number[][], lambdas: number[]): { lambda: number; weights: number[][]; error: number[] }[] {
-  const n = p.Z.length;
-  const d = p.Z[0]?.length ?? 0;
-  const G = gram(p.Z, d);
-  const Xty = targets.map((y) => {
-    const v = new Float64Array(d);
-    p.Z.forEach((z, i) => {
-      for (let j = 0; j < d; j++) v[j]! += z[j]! * y[i]!;
-    });
-    return v;
+  ys.forEach((y, t) => {
+    const b = m.rhs[register][t]!;
+    for (let i = 0; i < d; i++) b[i]! += w * z[i]! * y;
   });
-  const groupRows = new Map<string, number[]>();
-  p.groups.forEach((g, i) => groupRows.set(g, [...(groupRows.get(g) ?? []), i]));
-  const datasets = [...new Set(p.datasets)];
-  const out = [];
-  for (const lambda of lambdas) {
-    const A = Float64Array.from(G);
-    for (let j = 0; j < d; j++) A[j * d + j]! += lambda * n;
-    const inv = spdInverse(A, d);
-    const weights = Xty.map((v) => {
-      const w = new Array<number>(d).fill(0);
-      for (let i = 0; i < d; i++) {
-        let s = 0;
-        for (let j = 0; j < d; j++) s += inv[i * d + j]! * v[j]!;
-        w[i] = s;
-      }
-      return w;
-    });
-    // A⁻¹zᵢ for every row (needed for H entries within groups).
-    const Az = p.Z.map((z) => {
-      const u = new Float64Array(d);
-      for (let i = 0; i < d; i++) {
-        let s = 0;
-        const row = i * d;
-        for (let j = 0; j < d; j++) s += inv[row + j]! * z[j]!;
-        u[i] = s;
-      }
-      return u;
-    });
-    const dot = (a: Float64Array, b: Float64Array): number => {
-      let s = 0;
-      for (let k = 0; k < d; k++) s += a[k]! * b[k]!;
-      return s;
-    };
-    const sq = targets.map(() => new Map<string, { sum: number; n: number }>(datasets.map((ds) => [ds, { sum: 0, n: 0 }])));
-    for (const idx of groupRows.values()) {
-      const H = idx.map((i) => idx.map((j) => (i === j ? 1 : 0) - dot(p.Z[i]!, Az[j]!)));
-      targets.forEach((y, t) => {
-        const r = idx.map((i) => y[i]! - weights[t]!.reduce((s, w, k) => s + w * p.Z[i]![k]!, 0));
-        const e = idx.length === 1 ? [r[0]! / (H[0]![0]! || 1e-12)] : solveSmall(H, r);
-        idx.forEach((i, k) => {
-          const acc = sq[t]!.get(p.datasets[i]!)!;
-          acc.sum += e[k]! ** 2;
-          acc.n++;
-        });
-      });
+  m.weight += w;
+}
+
+function sumMoments(parts: Moments[], d: number, targets: number): Moments {
+  const out = emptyMoments(d, targets);
+  for (const p of parts) {
+    for (const r of REGISTERS) {
+      const G = out.gram[r];
+      p.gram[r].forEach((v, k) => (G[k]! += v));
+      p.rhs[r].forEach((b, t) => b.forEach((v, k) => (out.rhs[r][t]![k]! += v)));
     }
-    const error = sq.map((m) => [...m.values()].reduce((s, a) => s + a.sum / Math.max(1, a.n), 0) / m.size);
-    out.push({ lambda, weights, error });
+    out.weight += p.weight;
   }
   return out;
 }
 
 /**
- * Fits every target (trait) on `rows`, choosing per target the candidate family and λ with the
- * lowest leave-group-out error (mean over data sets, so a large data set does not drown the others).
+ * Ridge weights of the augmented design [z, z·written, z·spoken] for every target, at penalty λ:
+ * its normal equations are built from the per-register moments (the blocks of the augmented Gram
+ * matrix are G_w + G_s, G_w, G_s and zeros), so the rows are never expanded.
  */
-export function fitRegisterRidge(rows: RidgeRow[], targets: number[][], candidates: RidgeCandidate[], lambdas = LAMBDAS): FittedRidge[] {
-  const best: (FittedRidge | undefined)[] = targets.map(() => undefined);
+function solveAugmented(m: Moments, d: number, lambda: number): Record<Register, number[]>[] {
+  const D = 3 * d;
+  const A = new Float64Array(D * D);
+  const Gw = m.gram.written;
+  const Gs = m.gram.spoken;
+  for (let i = 0; i < d; i++)
+    for (let j = 0; j <= i; j++) {
+      const w = Gw[i * d + j]!;
+      const s = Gs[i * d + j]!;
+      // Lower triangles of the blocks (the Cholesky solver reads only the lower triangle).
+      A[i * D + j] = w + s;
+      A[(d + i) * D + j] = w;
+      A[(d + j) * D + i] = w;
+      A[(d + i) * D + d + j] = w;
+      A[(2 * d + i) * D + j] = s;
+      A[(2 * d + j) * D + i] = s;
+      A[(2 * d + i) * D + 2 * d + j] = s;
+    }
+  for (let k = 0; k < D; k++) A[k * D + k]! += lambda * m.weight;
+  const B = m.rhs.written.map((bw, t) => {
+    const bs = m.rhs.spoken[t]!;
+    const b = new Float64Array(D);
+    for (let i = 0; i < d; i++) {
+      b[i] = bw[i]! + bs[i]!;
+      b[d + i] = bw[i]!;
+      b[2 * d + i] = bs[i]!;
+    }
+    return b;
+  });
+  return choleskySolve(A, D, B).map((v) => ({
+    written: Array.from({ length: d }, (_, i) => v[i]! + v[d + i]!),
+    spoken: Array.from({ length: d }, (_, i) => v[i]! + v[2 * d + i]!),
+  }));
+}
+
+const dotArr = (w: number[], z: Float64Array): number => {
+  let s = 0;
+  for (let k = 0; k < z.length; k++) s += w[k]! * z[k]!;
+  return s;
+};
+
+/**
+ * Fits every target (trait) on `rows` over `columns`, choosing per target the penalty with the
+ * lowest grouped k-fold error on these rows (mean over data sets of each one's mean squared error,
+ * unweighted, so a large data set does not drown the others), then refits on all of them.
+ */
+export function fitRegisterRidge(rows: RidgeRow[], targets: number[][], columns: number[], options: RidgeOptions): FittedRidge[] {
   const datasets = [...new Set(rows.map((r) => r.dataset))];
-  // Each data set's intercept per target: the mean target of its rows.
+  const d = columns.length;
+  const nt = targets.length;
+  const standardisers: Record<string, Standardiser> = {};
+  for (const ds of datasets)
+    standardisers[ds] = standardiserOf(
+      rows.filter((r) => r.dataset === ds).map((r) => r.x),
+      rows[0]?.x.length ?? 0,
+    );
+  const Z = rows.map((r) => standardise(r.x, standardisers[r.dataset]!, columns));
+  const registerOfRow = rows.map((r) => {
+    const reg = options.registerOf[r.dataset];
+    if (!reg) throw new Error(`no register for data set ${r.dataset}`);
+    return reg;
+  });
+  const weightOfRow = rows.map((r) => options.weightOf?.[r.dataset] ?? 1);
+  // Each data set's intercept per target: the mean target of its rows; the fit is on centred targets.
   const intercepts = targets.map((y) =>
     Object.fromEntries(
       datasets.map((ds) => {
@@ -217,35 +234,74 @@ export function fitRegisterRidge(rows: RidgeRow[], targets: number[][], candidat
       }),
     ),
   );
-  for (const c of candidates) {
-    const p = prepare(rows, c.columns);
-    const centred = targets.map((y, t) => y.map((v, i) => v - intercepts[t]![p.datasets[i]!]!));
-    const path = ridgePath(p, centred, lambdas);
-    targets.forEach((_, t) => {
-      for (const step of path) {
-        const err = step.error[t]!;
-        if (best[t] && best[t].selectionError <= err) continue;
-        best[t] = {
-          family: c.name,
-          columns: c.columns,
-          lambda: step.lambda,
-          weights: step.weights[t]!,
-          datasets: Object.fromEntries(
-            datasets.map((ds) => [ds, { intercept: intercepts[t]![ds]!, standardiser: p.standardisers[ds]! }]),
-          ),
-          selectionError: err,
-        };
-      }
+  const centred = targets.map((y, t) => y.map((v, i) => v - intercepts[t]![rows[i]!.dataset]!));
+  const k = options.innerFolds;
+  const folds = groupFolds(rows, k, options.seed);
+  const parts = Array.from({ length: k }, () => emptyMoments(d, nt));
+  Z.forEach((z, i) =>
+    addRow(
+      parts[folds[i]!]!,
+      z,
+      weightOfRow[i]!,
+      registerOfRow[i]!,
+      centred.map((y) => y[i]!),
+    ),
+  );
+  // Inner cross-validated squared error per penalty, target and data set.
+  const sq = options.lambdas.map(() => centred.map(() => new Map<string, { sum: number; n: number }>(datasets.map((ds) => [ds, { sum: 0, n: 0 }]))));
+  for (let f = 0; f < k; f++) {
+    const train = sumMoments(
+      parts.filter((_, g) => g !== f),
+      d,
+      nt,
+    );
+    options.lambdas.forEach((lambda, li) => {
+      const W = solveAugmented(train, d, lambda);
+      Z.forEach((z, i) => {
+        if (folds[i] !== f) return;
+        W.forEach((w, t) => {
+          const e = centred[t]![i]! - dotArr(w[registerOfRow[i]!], z);
+          const acc = sq[li]![t]!.get(rows[i]!.dataset)!;
+          acc.sum += e * e;
+          acc.n++;
+        });
+      });
     });
   }
+  const all = sumMoments(parts, d, nt);
+  const solved = new Map<number, Record<Register, number[]>[]>();
+  const fits = centred.map((_, t) => {
+    let best = 0;
+    let bestErr = Infinity;
+    options.lambdas.forEach((_, li) => {
+      const m = sq[li]![t]!;
+      const err = [...m.values()].reduce((s, a) => s + a.sum / Math.max(1, a.n), 0) / m.size;
+      if (err < bestErr) {
+        bestErr = err;
+        best = li;
+      }
+    });
+    const lambda = options.lambdas[best]!;
+    if (!solved.has(lambda)) solved.set(lambda, solveAugmented(all, d, lambda));
+    const fit: FittedRidge = {
+      columns,
+      lambda,
+      weights: solved.get(lambda)![t]!,
+      datasets: Object.fromEntries(
+        datasets.map((ds) => [ds, { register: options.registerOf[ds]!, intercept: intercepts[t]![ds]!, standardiser: standardisers[ds]! }]),
+      ),
+      selectionError: bestErr,
+    };
+    return fit;
+  });
   // Labels are median splits: each data set's cut is the median of its fitted values, so that
   // "prediction > 0" calls half of a data set's training rows high, whatever the targets' skew.
-  for (const m of best as FittedRidge[])
+  for (const m of fits)
     for (const ds of datasets) {
       const fitted = rows.filter((r) => r.dataset === ds).map((r) => predictRegisterRidge(m, r.x, ds));
       m.datasets[ds]!.intercept -= medianOf(fitted);
     }
-  return best as FittedRidge[];
+  return fits;
 }
 
 function medianOf(xs: number[]): number {
@@ -253,14 +309,11 @@ function medianOf(xs: number[]): number {
   return s.length ? (s[(s.length - 1) >> 1]! + s[s.length >> 1]!) / 2 : 0;
 }
 
-/** The prediction for a feature vector read with data set `dataset`'s standardiser and intercept. */
-export function predictRegisterRidge(m: FittedRidge, x: Float64Array, dataset: string, standardiserOverride?: Standardiser): number {
+/** The prediction for a feature vector read with data set `dataset`'s standardiser, intercept and register weights. */
+export function predictRegisterRidge(m: FittedRidge, x: Float64Array, dataset: string): number {
   const ds = m.datasets[dataset];
   if (!ds) throw new Error(`model has no data set ${dataset}`);
-  const z = standardise(x, standardiserOverride ?? ds.standardiser, m.columns);
-  let s = ds.intercept;
-  for (let k = 0; k < z.length; k++) s += m.weights[k]! * z[k]!;
-  return s;
+  return ds.intercept + dotArr(m.weights[ds.register], standardise(x, ds.standardiser, m.columns));
 }
 
 /** Deterministic fold of each group: groups shuffled with a seeded generator, dealt round-robin per data set. */
