@@ -3,9 +3,10 @@
  * back request after request, so each turn's content stems are computed once and kept as a
  * sorted array of interned term ids: counting a query term in a turn is then a binary search,
  * and ranking hundreds of candidates costs well under a millisecond once they are cached.
- * The cache is keyed by turn id and checked against the text, so a changed turn is re-read.
- * A turn's sentences are cached the same way (composing and introducing split the same turns
- * request after request).
+ * The cache is keyed by turn id and checked against the text and context, so a changed turn is
+ * re-read; it is a bounded LRU. The same entry holds the rest of what is derived from the turn
+ * alone — its sentences, their words and stems, filler share, sentence vectors — computed once
+ * per turn rather than once per request (the passage and reranker code fill those slots).
  */
 import type { MemoryTurn } from '../types.ts';
 import { asksSomething, rawWords, spokenSentences, termOf, type SentenceSpan } from './text.ts';
@@ -20,20 +21,46 @@ export interface FieldIndex {
   asks: boolean;
 }
 
-interface Entry {
-  text: string;
-  context: string | null;
-  textIndex: FieldIndex;
-  contextIndex: FieldIndex;
+/**
+ * Everything derived from one turn's text and context that requests reuse: the field indexes,
+ * its sentences, and slots the passage and reranker code fill on first use (`TurnFacts`).
+ */
+export interface TurnEntry {
+  readonly text: string;
+  readonly context: string | null;
+  readonly generation: number;
+  readonly textIndex: FieldIndex;
+  readonly contextIndex: FieldIndex;
+  /** Filled on first use by their owners (sentences here; the rest in passage.ts and rerank/). */
+  facts: TurnFacts;
 }
 
-/** Turns kept (about 150 terms each, 4 bytes a term: ~20 MB at the limit). */
-const CACHE_LIMIT = 30_000;
+/** Lazily computed facts of a turn; each belongs to the module that fills it. */
+export interface TurnFacts {
+  sentences?: readonly SentenceSpan[];
+  /** Distinct content-term ids of the text (for near-duplicate detection). */
+  vocabulary?: ReadonlySet<number>;
+  /** Content stems of the context (the question the turn answered), distinct. */
+  contextStems?: ReadonlySet<string>;
+  fillerShare?: number;
+  /** Sentence vectors of the text and the context, for the embedding function `embed` (one at a time). */
+  vectors?: { embed: unknown; text: Float32Array; context: Float32Array | null };
+}
+
+/** Turns kept (about 150 terms each, 4 bytes a term, with their sentences: a few tens of MB at the limit). */
+export const CACHE_LIMIT = 30_000;
 /** Distinct stems interned before the vocabulary (and with it the cache) starts afresh. */
 const VOCABULARY_LIMIT = 500_000;
 
 const termIds = new Map<string, number>();
-const cache = new Map<string, Entry>();
+/** Least recently used first (a hit moves its entry to the end). */
+const cache = new Map<string, TurnEntry>();
+/**
+ * The entry last found for a turn object: one request passes the same objects to ranking, passage
+ * and reranker code many times, and a lookup by object is much cheaper than by id with the text
+ * compared (the text is still compared, but it is then the same string: a pointer comparison).
+ */
+const byObject = new WeakMap<MemoryTurn, TurnEntry>();
 let generation = 0;
 
 /** Changes whenever the vocabulary starts afresh: indexes from before are then stale. */
@@ -73,32 +100,46 @@ function indexField(text: string | null): FieldIndex {
   return { terms, length: terms.length, words: raws.length, asks: asksSomething(text) };
 }
 
+const fresh = (e: TurnEntry, turn: MemoryTurn) => e.text === turn.text && e.context === turn.context && e.generation === generation;
+
 /**
- * The entry of `id` in an LRU map when `fresh` says it still matches its turn, else one made
- * anew (evicting the least recently used entry when the map is full).
+ * The cached entry of `turn`: made anew when its text or context differs from the cached one (or
+ * the vocabulary started afresh), evicting the least recently used turn when the cache is full.
  */
-function cachedFor<E>(map: Map<string, E>, id: string, fresh: (e: E) => boolean, make: () => E): E {
-  const hit = map.get(id);
-  if (hit && fresh(hit)) {
+export function turnEntry(turn: MemoryTurn): TurnEntry {
+  const known = byObject.get(turn);
+  if (known && fresh(known, turn)) return known; // already looked up (and its place refreshed) by id
+  let entry = cache.get(turn.turnId);
+  if (entry && fresh(entry, turn)) {
     // Refresh its place so the least recently used turns are the ones evicted.
-    map.delete(id);
-    map.set(id, hit);
-    return hit;
+    cache.delete(turn.turnId);
+    cache.set(turn.turnId, entry);
+  } else {
+    for (;;) {
+      const before = generation;
+      const textIndex = indexField(turn.text);
+      const contextIndex = indexField(turn.context);
+      // Interning may have started the vocabulary afresh midway: then index again.
+      if (generation !== before) continue;
+      entry = { text: turn.text, context: turn.context, generation, textIndex, contextIndex, facts: {} };
+      break;
+    }
+    cache.delete(turn.turnId);
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+    cache.set(turn.turnId, entry);
   }
-  const entry = make();
-  if (map.size >= CACHE_LIMIT) map.delete(map.keys().next().value!);
-  map.set(id, entry);
+  byObject.set(turn, entry);
   return entry;
+}
+
+/** How many turns the cache holds now (for tests of its bound). */
+export function cachedTurns(): number {
+  return cache.size;
 }
 
 /** The indexed text and context of `turn`, from the cache when the text is unchanged. */
 export function indexTurn(turn: MemoryTurn): { text: FieldIndex; context: FieldIndex } {
-  const entry = cachedFor(
-    cache,
-    turn.turnId,
-    (e) => e.text === turn.text && e.context === turn.context,
-    (): Entry => ({ text: turn.text, context: turn.context, textIndex: indexField(turn.text), contextIndex: indexField(turn.context) }),
-  );
+  const entry = turnEntry(turn);
   return { text: entry.textIndex, context: entry.contextIndex };
 }
 
@@ -118,9 +159,8 @@ export function countOf(field: FieldIndex, id: number): number {
   return end - lo;
 }
 
-const sentenceCache = new Map<string, { text: string; spans: readonly SentenceSpan[] }>();
-
 /** The sentences of `turn` (`spokenSentences`), from the cache when its text is unchanged. */
 export function sentencesOf(turn: MemoryTurn): readonly SentenceSpan[] {
-  return cachedFor(sentenceCache, turn.turnId, (e) => e.text === turn.text, () => ({ text: turn.text, spans: spokenSentences(turn.text) })).spans;
+  const facts = turnEntry(turn).facts;
+  return (facts.sentences ??= spokenSentences(turn.text));
 }

@@ -15,7 +15,7 @@ import type { MemoryTurn } from '../types.ts';
 import { fillerShareOf, passageOf, type Passage, type PassageOptions } from '../extractive/passage.ts';
 import type { RankedTurn } from '../extractive/rank.ts';
 import { contentStems } from '../extractive/text.ts';
-import { indexTurn } from '../extractive/turn-index.ts';
+import { indexTurn, turnEntry } from '../extractive/turn-index.ts';
 
 /** Bump with any change of what a feature means (the model file must be retrained). */
 export const FEATURE_VERSION = 1;
@@ -74,13 +74,34 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
+/**
+ * The sentence vectors of a turn's text and context under `embed`, kept with the turn's cache
+ * entry (for one embedding function at a time): looking a long text up in a cache keyed by the
+ * text hashes all of it, on every request, for each of hundreds of candidates.
+ */
+export function turnVectors(turn: MemoryTurn, embed: Embed): { text: Float32Array; context: Float32Array | null } {
+  const facts = turnEntry(turn).facts;
+  let v = facts.vectors;
+  if (!v || v.embed !== embed) {
+    v = { embed, text: embed(turn.text), context: turn.context ? embed(turn.context) : null };
+    facts.vectors = v;
+  }
+  return v;
+}
+
+/** Distinct content stems of the question a turn answered (cached with the turn). */
+function contextStemsOf(turn: MemoryTurn): ReadonlySet<string> {
+  const facts = turnEntry(turn).facts;
+  return (facts.contextStems ??= turn.context ? new Set(contentStems(turn.context)) : new Set<string>());
+}
+
 function stats(memory: readonly MemoryTurn[], embed: Embed): MemoryStats {
   let centroid: Float32Array | null = null;
   let oldest = Infinity;
   let newest = -Infinity;
   const bySeq = new Map<string, MemoryTurn>();
   for (const t of memory) {
-    const v = embed(t.text);
+    const v = turnVectors(t, embed).text;
     centroid ??= new Float32Array(v.length);
     for (let i = 0; i < v.length; i++) centroid[i]! += v[i]!;
     const ms = t.mindsetDate.getTime();
@@ -116,8 +137,9 @@ export function candidatesFor(input: CandidateInput): Candidate[] {
   const semOf = new Map<string, { text: number; context: number }>();
   for (const t of input.memory) {
     if (semOf.has(t.turnId)) continue;
-    const text = dot(input.messageVector, input.embed(t.text));
-    const context = t.context ? dot(input.messageVector, input.embed(t.context)) : 0;
+    const v = turnVectors(t, input.embed);
+    const text = dot(input.messageVector, v.text);
+    const context = v.context ? dot(input.messageVector, v.context) : 0;
     semOf.set(t.turnId, { text, context });
   }
   const bm25Rank = new Map<string, number>();
@@ -137,7 +159,7 @@ export function candidatesFor(input: CandidateInput): Candidate[] {
     const passage = passageOf(turn, input.passage, nextPart(turn, st.bySeq));
     if (passage.used.length === 0) continue;
     const sem = semOf.get(turn.turnId)!;
-    const ctxStems = turn.context ? new Set(contentStems(turn.context)) : new Set<string>();
+    const ctxStems = contextStemsOf(turn);
     const rank = bm25Rank.get(turn.turnId);
     rows.push({
       turn,
@@ -152,7 +174,7 @@ export function candidatesFor(input: CandidateInput): Candidate[] {
         semContextGap: sem.context,
         contextOverlap: jaccard(msgStems, ctxStems),
         passageRelevance: passage.relevance,
-        typical: st.centroid.length ? dot(st.centroid, input.embed(turn.text)) : 0,
+        typical: st.centroid.length ? dot(st.centroid, turnVectors(turn, input.embed).text) : 0,
         answers: indexTurn(turn).context.asks ? 1 : 0,
         fill: Math.min(1, passage.words / Math.max(1, input.passage.budget)),
         filler: fillerShareOf(turn),
