@@ -77,7 +77,7 @@ test('the cache is bounded: the least recently used turns are evicted first', ()
     if (i % 1000 === 0) turnEntry({ ...kept }); // used again and again, as a mind's turns are
     assert.ok(cachedTurns() <= CACHE_LIMIT);
   }
-  assert.equal(cachedTurns(), CACHE_LIMIT);
+  assert.ok(cachedTurns() >= CACHE_LIMIT * 0.85, 'eviction frees a tenth at a time, not the whole cache');
   assert.equal(turnEntry({ ...kept }), keptEntry, 'a turn in use stays');
   assert.notEqual(turnEntry({ ...first }), firstEntry, 'the least recently used one was evicted (and is read anew)');
 });

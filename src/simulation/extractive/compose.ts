@@ -14,7 +14,7 @@ import type { Evidence, MemoryTurn, PersonaCard } from '../types.ts';
 import type { FollowUpKind, QueryTerm } from './query.ts';
 import type { RankedTurn } from './rank.ts';
 import { contentStems, quoteRoles, quotesBalanced, spokenSentences, words, type SentenceSpan } from './text.ts';
-import { indexTurn, sentencesOf } from './turn-index.ts';
+import { indexTurn, sentencesOf, turnEntry } from './turn-index.ts';
 
 /** Turns scoring below this share of the best usable one are not drawn from. */
 const MIN_RELATIVE_TURN_SCORE = 0.3;
@@ -247,6 +247,7 @@ export class AlreadySaid {
   readonly citedTurns = new Set<string>();
 
   constructor(evidence: readonly Evidence[], memory: readonly MemoryTurn[]) {
+    if (evidence.length === 0) return; // a new conversation: nothing to look up
     const byId = new Map(memory.map((t) => [t.turnId, t]));
     for (const e of evidence) {
       this.citedTurns.add(e.turnId);
@@ -524,8 +525,10 @@ export function usesContractions(memory: readonly MemoryTurn[]): boolean {
   let contractions = 0;
   let total = 0;
   for (const t of memory.slice(0, CONTRACTION_SAMPLE)) {
-    total += roughWords(t.text);
-    contractions += t.text.match(CONTRACTION)?.length ?? 0;
+    const facts = turnEntry(t).facts; // counted once per turn, not on every request
+    facts.register ??= { words: roughWords(t.text), contractions: t.text.match(CONTRACTION)?.length ?? 0 };
+    total += facts.register.words;
+    contractions += facts.register.contractions;
   }
   // Spoken English runs at roughly 2–4 contractions per 100 words; formal speech near none.
   return total === 0 || contractions / total >= 0.005;

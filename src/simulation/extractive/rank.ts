@@ -7,7 +7,7 @@
 import type { MemoryTurn } from '../types.ts';
 import { splitsOf, type QueryTerm } from './query.ts';
 import { stem } from './text.ts';
-import { countOf, indexTurn, knownTermId, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
+import { countOf, indexTurn, knownTermId, turnEntry, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
 
 /** BM25 saturation and length normalisation (the usual values). */
 const K1 = 1.2;
@@ -218,7 +218,7 @@ function dedupeById(memory: readonly MemoryTurn[]): MemoryTurn[] {
 
 /** Drop turns that repeat a better-ranked one (same content vocabulary, Jaccard ≥ 0.7). */
 function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
-  const kept: { r: RankedTurn; vocab: Set<number> }[] = [];
+  const kept: { r: RankedTurn; vocab: ReadonlySet<number> }[] = [];
   const out: RankedTurn[] = [];
   for (let i = 0; i < ranked.length; i++) {
     const r = ranked[i]!;
@@ -226,7 +226,8 @@ function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
       out.push(r);
       continue;
     }
-    const vocab = new Set(indexTurn(r.turn).text.terms);
+    const facts = turnEntry(r.turn).facts;
+    const vocab = (facts.vocabulary ??= new Set(indexTurn(r.turn).text.terms));
     if (kept.some((k) => jaccard(k.vocab, vocab) >= DUPLICATE_JACCARD)) continue;
     kept.push({ r, vocab });
     out.push(r);

@@ -26,11 +26,18 @@ export interface FieldIndex {
  * its sentences, and slots the passage and reranker code fill on first use (`TurnFacts`).
  */
 export interface TurnEntry {
-  readonly text: string;
-  readonly context: string | null;
+  /**
+   * The text and context it was derived from. Once a turn is found equal, its own strings take
+   * their place: the next lookups of the same request compare the same strings, which is a
+   * pointer comparison rather than one of a thousand characters.
+   */
+  text: string;
+  context: string | null;
   readonly generation: number;
   readonly textIndex: FieldIndex;
   readonly contextIndex: FieldIndex;
+  /** When it was last looked up by id (a tick of `clock`): the least recently used are evicted. */
+  used: number;
   /** Filled on first use by their owners (sentences here; the rest in passage.ts and rerank/). */
   facts: TurnFacts;
 }
@@ -43,6 +50,8 @@ export interface TurnFacts {
   /** Content stems of the context (the question the turn answered), distinct. */
   contextStems?: ReadonlySet<string>;
   fillerShare?: number;
+  /** Words (whitespace-separated) and contractions of the text: the person's register. */
+  register?: { words: number; contractions: number };
   /** Sentence vectors of the text and the context, for the embedding function `embed` (one at a time). */
   vectors?: { embed: unknown; text: Float32Array; context: Float32Array | null };
 }
@@ -53,14 +62,10 @@ export const CACHE_LIMIT = 30_000;
 const VOCABULARY_LIMIT = 500_000;
 
 const termIds = new Map<string, number>();
-/** Least recently used first (a hit moves its entry to the end). */
 const cache = new Map<string, TurnEntry>();
-/**
- * The entry last found for a turn object: one request passes the same objects to ranking, passage
- * and reranker code many times, and a lookup by object is much cheaper than by id with the text
- * compared (the text is still compared, but it is then the same string: a pointer comparison).
- */
-const byObject = new WeakMap<MemoryTurn, TurnEntry>();
+/** Share of the cache evicted at once when it is full (least recently used first). */
+const EVICT_SHARE = 0.1;
+let clock = 0;
 let generation = 0;
 
 /** Changes whenever the vocabulary starts afresh: indexes from before are then stale. */
@@ -100,36 +105,44 @@ function indexField(text: string | null): FieldIndex {
   return { terms, length: terms.length, words: raws.length, asks: asksSomething(text) };
 }
 
-const fresh = (e: TurnEntry, turn: MemoryTurn) => e.text === turn.text && e.context === turn.context && e.generation === generation;
+function fresh(e: TurnEntry, turn: MemoryTurn): boolean {
+  if (e.generation !== generation || e.text !== turn.text || e.context !== turn.context) return false;
+  e.text = turn.text;
+  e.context = turn.context;
+  return true;
+}
 
 /**
  * The cached entry of `turn`: made anew when its text or context differs from the cached one (or
- * the vocabulary started afresh), evicting the least recently used turn when the cache is full.
+ * the vocabulary started afresh), evicting the least recently used turns when the cache is full.
  */
 export function turnEntry(turn: MemoryTurn): TurnEntry {
-  const known = byObject.get(turn);
-  if (known && fresh(known, turn)) return known; // already looked up (and its place refreshed) by id
   let entry = cache.get(turn.turnId);
   if (entry && fresh(entry, turn)) {
-    // Refresh its place so the least recently used turns are the ones evicted.
-    cache.delete(turn.turnId);
-    cache.set(turn.turnId, entry);
-  } else {
-    for (;;) {
-      const before = generation;
-      const textIndex = indexField(turn.text);
-      const contextIndex = indexField(turn.context);
-      // Interning may have started the vocabulary afresh midway: then index again.
-      if (generation !== before) continue;
-      entry = { text: turn.text, context: turn.context, generation, textIndex, contextIndex, facts: {} };
-      break;
-    }
-    cache.delete(turn.turnId);
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(turn.turnId, entry);
+    // Stamped rather than moved to the end of the map: thousands of hits per request, and
+    // deleting and re-inserting each one costs more than the rare eviction's sort.
+    entry.used = ++clock;
+    return entry;
   }
-  byObject.set(turn, entry);
+  for (;;) {
+    const before = generation;
+    const textIndex = indexField(turn.text);
+    const contextIndex = indexField(turn.context);
+    // Interning may have started the vocabulary afresh midway: then index again.
+    if (generation !== before) continue;
+    entry = { text: turn.text, context: turn.context, generation, textIndex, contextIndex, used: ++clock, facts: {} };
+    break;
+  }
+  if (!cache.has(turn.turnId) && cache.size >= CACHE_LIMIT) evictLeastRecentlyUsed();
+  cache.set(turn.turnId, entry);
   return entry;
+}
+
+/** Drops the least recently used tenth of the cache. */
+function evictLeastRecentlyUsed(): void {
+  const stamps = [...cache.values()].map((e) => e.used).sort((a, b) => a - b);
+  const below = stamps[Math.max(1, Math.floor(cache.size * EVICT_SHARE)) - 1]!;
+  for (const [id, e] of cache) if (e.used <= below) cache.delete(id);
 }
 
 /** How many turns the cache holds now (for tests of its bound). */

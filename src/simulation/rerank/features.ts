@@ -129,6 +129,36 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
+/**
+ * The `depth` turns most similar to the message (by text or by the question answered), best
+ * first; ties by transcript order, then by order in memory (the last occurrence of a repeated
+ * id). The same order as sorting all of memory, without sorting all of it.
+ */
+function semanticTop(memory: readonly MemoryTurn[], semOf: ReadonlyMap<string, { text: number; context: number }>, depth: number): MemoryTurn[] {
+  if (depth <= 0) return [];
+  // Memory order of each distinct id as a Map keeps it: first insertion's place, last value.
+  const last = new Map<string, { t: MemoryTurn; at: number }>();
+  for (const t of memory) {
+    const seen = last.get(t.turnId);
+    last.set(t.turnId, { t, at: seen ? seen.at : last.size });
+  }
+  const top: { t: MemoryTurn; s: number; at: number }[] = [];
+  const before = (a: { t: MemoryTurn; s: number; at: number }, b: { t: MemoryTurn; s: number; at: number }) => b.s - a.s || a.t.seq - b.t.seq || a.at - b.at;
+  for (const { t, at } of last.values()) {
+    const sem = semOf.get(t.turnId)!;
+    const x = { t, s: Math.max(sem.text, sem.context), at };
+    if (top.length === depth && before(x, top[depth - 1]!) >= 0) continue;
+    let i = Math.min(top.length, depth - 1);
+    if (top.length < depth) top.push(x);
+    while (i > 0 && before(x, top[i - 1]!) < 0) {
+      top[i] = top[i - 1]!;
+      i--;
+    }
+    top[i] = x;
+  }
+  return top.map((x) => x.t);
+}
+
 /** Candidates (BM25F ∪ semantic, each list `depth` deep) with their passages and features. */
 export function candidatesFor(input: CandidateInput): Candidate[] {
   const depth = input.depth ?? 12;
@@ -148,11 +178,8 @@ export function candidatesFor(input: CandidateInput): Candidate[] {
   });
   const byId = new Map<string, { turn: MemoryTurn; ranked?: RankedTurn }>();
   for (const r of input.ranked.slice(0, depth)) byId.set(r.turn.turnId, { turn: r.turn, ranked: r });
-  const semantic = [...new Map(input.memory.map((t) => [t.turnId, t])).values()]
-    .map((t) => ({ t, s: Math.max(semOf.get(t.turnId)!.text, semOf.get(t.turnId)!.context) }))
-    .sort((a, b) => b.s - a.s || a.t.seq - b.t.seq);
   const rankedById = new Map(input.ranked.map((r) => [r.turn.turnId, r]));
-  for (const { t } of semantic.slice(0, depth)) if (!byId.has(t.turnId)) byId.set(t.turnId, { turn: t, ranked: rankedById.get(t.turnId) });
+  for (const t of semanticTop(input.memory, semOf, depth)) if (!byId.has(t.turnId)) byId.set(t.turnId, { turn: t, ranked: rankedById.get(t.turnId) });
 
   const rows: { turn: MemoryTurn; passage: Passage; raw: Record<(typeof FEATURES)[number], number> }[] = [];
   for (const { turn, ranked } of byId.values()) {
