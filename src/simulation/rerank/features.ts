@@ -65,7 +65,8 @@ interface MemoryStats {
   centroid: Float32Array;
   oldest: number;
   span: number;
-  bySeq: Map<string, MemoryTurn>;
+  /** Memory by snapshot and seq (built on first need: only a reply cut in parts looks its next part up). */
+  bySeq: () => ReadonlyMap<string, MemoryTurn>;
 }
 
 const dot = (a: Float32Array, b: Float32Array) => {
@@ -99,7 +100,6 @@ function stats(memory: readonly MemoryTurn[], embed: Embed): MemoryStats {
   let centroid: Float32Array | null = null;
   let oldest = Infinity;
   let newest = -Infinity;
-  const bySeq = new Map<string, MemoryTurn>();
   for (const t of memory) {
     const v = turnVectors(t, embed).text;
     centroid ??= new Float32Array(v.length);
@@ -107,12 +107,19 @@ function stats(memory: readonly MemoryTurn[], embed: Embed): MemoryStats {
     const ms = t.mindsetDate.getTime();
     if (ms < oldest) oldest = ms;
     if (ms > newest) newest = ms;
-    bySeq.set(`${t.snapshotId}\u0000${t.seq}`, t);
   }
   const c = centroid ?? new Float32Array(0);
   const norm = Math.sqrt(dot(c, c));
   if (norm > 0) for (let i = 0; i < c.length; i++) c[i]! /= norm;
-  return { centroid: c, oldest, span: newest > oldest ? newest - oldest : 0, bySeq };
+  let bySeq: Map<string, MemoryTurn> | undefined;
+  const parts = () => {
+    if (!bySeq) {
+      bySeq = new Map();
+      for (const t of memory) bySeq.set(`${t.snapshotId}\u0000${t.seq}`, t);
+    }
+    return bySeq;
+  };
+  return { centroid: c, oldest, span: newest > oldest ? newest - oldest : 0, bySeq: parts };
 }
 
 /** The next part of the same reply (ingest cut it in parts), when it is in memory. */
@@ -183,7 +190,7 @@ export function candidatesFor(input: CandidateInput): Candidate[] {
 
   const rows: { turn: MemoryTurn; passage: Passage; raw: Record<(typeof FEATURES)[number], number> }[] = [];
   for (const { turn, ranked } of byId.values()) {
-    const passage = passageOf(turn, input.passage, nextPart(turn, st.bySeq));
+    const passage = passageOf(turn, input.passage, turn.replyWords === undefined ? undefined : nextPart(turn, st.bySeq()));
     if (passage.used.length === 0) continue;
     const sem = semOf.get(turn.turnId)!;
     const ctxStems = contextStemsOf(turn);
