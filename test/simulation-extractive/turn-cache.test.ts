@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import type { MemoryTurn } from '../../src/simulation/types.ts';
+import { Addressees } from '../../src/simulation/extractive/compose.ts';
 import { fillerShareOf } from '../../src/simulation/extractive/passage.ts';
 import { CACHE_LIMIT, cachedTurns, indexTurn, sentencesOf, turnEntry } from '../../src/simulation/extractive/turn-index.ts';
 import { turnVectors } from '../../src/simulation/rerank/index.ts';
@@ -80,4 +81,18 @@ test('the cache is bounded: the least recently used turns are evicted first', ()
   assert.ok(cachedTurns() >= CACHE_LIMIT * 0.85, 'eviction frees a tenth at a time, not the whole cache');
   assert.equal(turnEntry({ ...kept }), keptEntry, 'a turn in use stays');
   assert.notEqual(turnEntry({ ...first }), firstEntry, 'the least recently used one was evicted (and is read anew)');
+});
+
+test('compiled addressee patterns are shared only by the same speakers and name', () => {
+  const jim = new Addressees(['Jim Lehrer', 'W Mitt Romney'], 'Barack H Obama');
+  const candy = new Addressees(['Candy Crowley', 'W Mitt Romney'], 'Barack H Obama');
+  assert.equal(jim.addressed('Jim, if I can just respond to that.'), true);
+  assert.equal(candy.addressed('Jim, if I can just respond to that.'), false);
+  assert.equal(candy.addressed('Candy, if I can just respond to that.'), true);
+  // The same speakers again (the next request): the same answers, and the same key for the passage caches.
+  const again = new Addressees(['Jim Lehrer', 'W Mitt Romney'], 'Barack H Obama');
+  assert.equal(again.key, jim.key);
+  assert.equal(again.addressed('Candy, if I can just respond to that.'), false);
+  // Their own name is never taken for someone they address.
+  assert.equal(new Addressees(['Jim Lehrer'], 'Jim Lehrer').addressed('Jim, if I can just respond to that.'), false);
 });
