@@ -67,6 +67,8 @@ interface MemoryStats {
   span: number;
   /** Memory by snapshot and seq (built on first need: only a reply cut in parts looks its next part up). */
   bySeq: () => ReadonlyMap<string, MemoryTurn>;
+  /** Cosine of the message with each turn's text and with its question (first occurrence of an id). */
+  semOf: Map<string, { text: number; context: number }>;
 }
 
 const dot = (a: Float32Array, b: Float32Array) => {
@@ -96,14 +98,18 @@ function contextStemsOf(turn: MemoryTurn): ReadonlySet<string> {
   return (facts.contextStems ??= turn.context ? new Set(contentStems(turn.context)) : new Set<string>());
 }
 
-function stats(memory: readonly MemoryTurn[], embed: Embed): MemoryStats {
+/** One pass over memory: the centroid, the dates, and the message's similarity to each turn. */
+function stats(memory: readonly MemoryTurn[], embed: Embed, messageVector: Float32Array): MemoryStats {
   let centroid: Float32Array | null = null;
   let oldest = Infinity;
   let newest = -Infinity;
+  const semOf = new Map<string, { text: number; context: number }>();
   for (const t of memory) {
-    const v = turnVectors(t, embed).text;
+    const vectors = turnVectors(t, embed);
+    const v = vectors.text;
     centroid ??= new Float32Array(v.length);
     for (let i = 0; i < v.length; i++) centroid[i]! += v[i]!;
+    if (!semOf.has(t.turnId)) semOf.set(t.turnId, { text: dot(messageVector, v), context: vectors.context ? dot(messageVector, vectors.context) : 0 });
     const ms = t.mindsetDate.getTime();
     if (ms < oldest) oldest = ms;
     if (ms > newest) newest = ms;
@@ -119,7 +125,7 @@ function stats(memory: readonly MemoryTurn[], embed: Embed): MemoryStats {
     }
     return bySeq;
   };
-  return { centroid: c, oldest, span: newest > oldest ? newest - oldest : 0, bySeq: parts };
+  return { centroid: c, oldest, span: newest > oldest ? newest - oldest : 0, bySeq: parts, semOf };
 }
 
 /** The next part of the same reply (ingest cut it in parts), when it is in memory. */
@@ -169,16 +175,9 @@ function semanticTop(memory: readonly MemoryTurn[], semOf: ReadonlyMap<string, {
 /** Candidates (BM25F ∪ semantic, each list `depth` deep) with their passages and features. */
 export function candidatesFor(input: CandidateInput): Candidate[] {
   const depth = input.depth ?? 12;
-  const st = stats(input.memory, input.embed);
+  const st = stats(input.memory, input.embed, input.messageVector);
   const msgStems = new Set(contentStems(input.message));
-  const semOf = new Map<string, { text: number; context: number }>();
-  for (const t of input.memory) {
-    if (semOf.has(t.turnId)) continue;
-    const v = turnVectors(t, input.embed);
-    const text = dot(input.messageVector, v.text);
-    const context = v.context ? dot(input.messageVector, v.context) : 0;
-    semOf.set(t.turnId, { text, context });
-  }
+  const semOf = st.semOf;
   const bm25Rank = new Map<string, number>();
   input.ranked.forEach((r, i) => {
     if (!bm25Rank.has(r.turn.turnId)) bm25Rank.set(r.turn.turnId, i + 1);
