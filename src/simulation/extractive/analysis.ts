@@ -30,11 +30,25 @@ export function shorten(text: string, max = 30): string {
   return parts.length <= max ? text.trim() : `${parts.slice(0, max).join(' ')} …`;
 }
 
+/** Distinct content stems of a finding (the persona's findings come back with every answer). */
+const findingStemCache = new Map<string, ReadonlySet<string>>();
+const FINDING_CACHE_LIMIT = 5_000;
+function findingStems(f: PersonaCard['findings'][number]): ReadonlySet<string> {
+  const text = `${f.statement} ${f.quote}`;
+  let stems = findingStemCache.get(text);
+  if (!stems) {
+    stems = new Set(contentStems(text));
+    if (findingStemCache.size >= FINDING_CACHE_LIMIT) findingStemCache.delete(findingStemCache.keys().next().value!);
+    findingStemCache.set(text, stems);
+  }
+  return stems;
+}
+
 /** Persona findings bearing on the question (sharing one of its words), best evidence overlap first. */
 function relatedFindings(persona: PersonaCard, questionStems: ReadonlySet<string>, evidenceStems: ReadonlySet<string>): PersonaCard['findings'] {
   return persona.findings
     .map((f, i) => {
-      const stems = new Set(contentStems(`${f.statement} ${f.quote}`));
+      const stems = findingStems(f);
       const asked = [...stems].filter((s) => questionStems.has(s)).length;
       const shared = [...stems].filter((s) => evidenceStems.has(s)).length;
       return { f, i, asked, shared };

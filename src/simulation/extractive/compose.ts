@@ -14,7 +14,7 @@ import type { Evidence, MemoryTurn, PersonaCard } from '../types.ts';
 import type { FollowUpKind, QueryTerm } from './query.ts';
 import type { RankedTurn } from './rank.ts';
 import { contentStems, quoteRoles, quotesBalanced, spokenSentences, words, type SentenceSpan } from './text.ts';
-import { indexTurn, sentencesOf } from './turn-index.ts';
+import { indexTurn, sentencesOf, turnEntry } from './turn-index.ts';
 
 /** Turns scoring below this share of the best usable one are not drawn from. */
 const MIN_RELATIVE_TURN_SCORE = 0.3;
@@ -159,6 +159,10 @@ const NOT_A_NAME = /^(speaker|interviewer|host|moderator|audience|question|quest
  * (or a title and a name) set off by commas at the start, the end or inside the sentence
  * ("Jim, if I can just respond…", "…for everybody, Candy.", "Candy?").
  */
+/** Compiled addressee patterns by speakers and own name (a pattern without the g flag keeps no state: shared safely). */
+const addresseePatterns = new Map<string, RegExp>();
+const MAX_ADDRESSEE_PATTERNS = 256;
+
 export class Addressees {
   private readonly pattern: RegExp;
   /** Identifies what this instance recognises (equal keys, equal answers): for caches. */
@@ -167,6 +171,19 @@ export class Addressees {
   }
 
   constructor(otherSpeakers: readonly string[] = [], ownName = '') {
+    // The same mind's speakers come with every request: its pattern is compiled once.
+    const key = JSON.stringify([otherSpeakers, ownName]);
+    const known = addresseePatterns.get(key);
+    if (known) {
+      this.pattern = known;
+      return;
+    }
+    this.pattern = Addressees.compile(otherSpeakers, ownName);
+    if (addresseePatterns.size >= MAX_ADDRESSEE_PATTERNS) addresseePatterns.delete(addresseePatterns.keys().next().value!);
+    addresseePatterns.set(key, this.pattern);
+  }
+
+  private static compile(otherSpeakers: readonly string[], ownName: string): RegExp {
     const own = new Set(ownName.split(/\s+/).map((w) => w.toLowerCase()));
     const names = new Set<string>();
     for (const label of otherSpeakers) {
@@ -181,7 +198,7 @@ export class Addressees {
     const openers = ['well', 'and', 'but', 'so', 'now', 'look', 'listen', 'oh', 'yes', 'no', 'okay', 'ok', 'again'].map((w) => `[${w[0]!.toUpperCase()}${w[0]}]${w.slice(1)}`);
     const lead = `(?:(?:${openers.join('|')}),?\\s+)*`;
     const bareTitle = `(?:${TITLES}|Mr\\.? President|Madam President)`;
-    this.pattern = new RegExp(
+    return new RegExp(
       [
         `^["'\u201C]?${lead}${person}\\s*(?:,|\\s[-\u2013\u2014]|[.?!]+["'\u201D]?$)`, // "Jim, …", "Candy?"
         `,\\s*(?:${person}|${bareTitle})\\s*[.?!,;]*["'\u201D\u2019]?$`, // "…, Candy."
@@ -247,6 +264,7 @@ export class AlreadySaid {
   readonly citedTurns = new Set<string>();
 
   constructor(evidence: readonly Evidence[], memory: readonly MemoryTurn[]) {
+    if (evidence.length === 0) return; // a new conversation: nothing to look up
     const byId = new Map(memory.map((t) => [t.turnId, t]));
     for (const e of evidence) {
       this.citedTurns.add(e.turnId);
@@ -524,8 +542,10 @@ export function usesContractions(memory: readonly MemoryTurn[]): boolean {
   let contractions = 0;
   let total = 0;
   for (const t of memory.slice(0, CONTRACTION_SAMPLE)) {
-    total += roughWords(t.text);
-    contractions += t.text.match(CONTRACTION)?.length ?? 0;
+    const facts = turnEntry(t).facts; // counted once per turn, not on every request
+    facts.register ??= { words: roughWords(t.text), contractions: t.text.match(CONTRACTION)?.length ?? 0 };
+    total += facts.register.words;
+    contractions += facts.register.contractions;
   }
   // Spoken English runs at roughly 2–4 contractions per 100 words; formal speech near none.
   return total === 0 || contractions / total >= 0.005;

@@ -16,7 +16,7 @@ import { introduce } from './introduce.ts';
 import { understand, type Phrase } from './query.ts';
 import { rankMemory, type RankedTurn } from './rank.ts';
 import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './replies.ts';
-import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, type Candidate, type Embed, type RerankModel } from '../rerank/index.ts';
+import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, turnVectors, type Candidate, type Embed, type RerankModel } from '../rerank/index.ts';
 import { mainAskRanges, type FollowUpKind } from './query.ts';
 import { contentStems } from './text.ts';
 
@@ -255,7 +255,7 @@ export function answer(input: EngineInput, options: AnswerOptions = {}): EngineR
   const similar = (t: RankedTurn['turn']) => {
     if (!embed || !messageVector) return 0;
     let s = 0;
-    const v = embed(t.text);
+    const v = turnVectors(t, embed).text;
     for (let i = 0; i < v.length; i++) s += v[i]! * messageVector[i]!;
     return s;
   };

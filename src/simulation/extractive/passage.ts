@@ -14,7 +14,7 @@ import type { AlreadySaid, Addressees, UsedSentence } from './compose.ts';
 import { BACK_REFERENCE, usableSpan } from './compose.ts';
 import { isFiller } from './filler.ts';
 import { contentStems, quotesBalanced, words, type SentenceSpan } from './text.ts';
-import { sentencesOf } from './turn-index.ts';
+import { sentencesOf, turnEntry } from './turn-index.ts';
 
 /** A sentence this short does not open a passage (it rides along inside one). */
 const MIN_OPENING_WORDS = 4;
@@ -43,6 +43,8 @@ export interface PassageOptions {
 interface Sentence {
   raw: SentenceSpan;
   span: SentenceSpan | null;
+  /** Content stems of `span`, distinct, in order of first use (when there is a span). */
+  spanStems: readonly string[] | null;
   words: number;
   relevance: number;
   /** Usable inside a run (possibly too short to open one). */
@@ -51,12 +53,26 @@ interface Sentence {
   opens: boolean;
 }
 
-const sentenceCache = new WeakMap<readonly SentenceSpan[], { words: number[]; stems: string[][]; filler: boolean[] }>();
-/** usableSpan of each sentence of a turn, per set of addressees (the same mind's, request after request). */
-const usableCache = new Map<string, WeakMap<readonly SentenceSpan[], (SentenceSpan | null)[]>>();
+/** What each sentence of a turn is, whatever the question: computed once per turn (cached with its sentences). */
+interface Basics {
+  words: number[];
+  /** Distinct content stems of each sentence, in order of first use. */
+  stems: string[][];
+  /** The same as sets (what AlreadySaid compares), made on first need. */
+  stemSets: (Set<string> | undefined)[];
+  filler: boolean[];
+  /** Whether a sentence too short to stand alone may still sit inside a run (its quotes balanced, not ending cut off). */
+  shortInside: boolean[];
+}
+
+const distinct = (xs: readonly string[]): string[] => [...new Set(xs)];
+
+const sentenceCache = new WeakMap<readonly SentenceSpan[], Basics>();
+/** usableSpan of each sentence of a turn and its distinct stems, per set of addressees (the same mind's, request after request). */
+const usableCache = new Map<string, WeakMap<readonly SentenceSpan[], { spans: (SentenceSpan | null)[]; stems: (string[] | null)[]; addressed: boolean[] }>>();
 const MAX_ADDRESSEE_SETS = 64;
 
-function usableSpans(spans: readonly SentenceSpan[], addressees: Addressees): (SentenceSpan | null)[] {
+function usableSpans(spans: readonly SentenceSpan[], addressees: Addressees): { spans: (SentenceSpan | null)[]; stems: (string[] | null)[]; addressed: boolean[] } {
   let byTurn = usableCache.get(addressees.key);
   if (!byTurn) {
     if (usableCache.size >= MAX_ADDRESSEE_SETS) usableCache.delete(usableCache.keys().next().value!);
@@ -65,16 +81,23 @@ function usableSpans(spans: readonly SentenceSpan[], addressees: Addressees): (S
   }
   let out = byTurn.get(spans);
   if (!out) {
-    out = spans.map((s) => usableSpan(s, addressees));
+    const usable = spans.map((s) => usableSpan(s, addressees));
+    out = { spans: usable, stems: usable.map((u) => (u ? distinct(contentStems(u.text)) : null)), addressed: spans.map((s) => addressees.addressed(s.text)) };
     byTurn.set(spans, out);
   }
   return out;
 }
 
-function basics(spans: readonly SentenceSpan[]): { words: number[]; stems: string[][]; filler: boolean[] } {
+function basics(spans: readonly SentenceSpan[]): Basics {
   let b = sentenceCache.get(spans);
   if (!b) {
-    b = { words: spans.map((s) => words(s.text).length), stems: spans.map((s) => contentStems(s.text)), filler: spans.map((s) => isFiller(s.text)) };
+    b = {
+      words: spans.map((s) => words(s.text).length),
+      stems: spans.map((s) => distinct(contentStems(s.text))),
+      stemSets: [],
+      filler: spans.map((s) => isFiller(s.text)),
+      shortInside: spans.map((s) => quotesBalanced(s.text) && !/[-\u2013\u2014]\s*$/.test(s.text)),
+    };
     sentenceCache.set(spans, b);
   }
   return b;
@@ -82,6 +105,8 @@ function basics(spans: readonly SentenceSpan[]): { words: number[]; stems: strin
 
 /** Whether a turn's sentences are mostly filler (share of words, 0–1). */
 export function fillerShareOf(turn: MemoryTurn): number {
+  const facts = turnEntry(turn).facts;
+  if (facts.fillerShare !== undefined) return facts.fillerShare;
   const b = basics(sentencesOf(turn));
   let total = 0;
   let filler = 0;
@@ -89,7 +114,7 @@ export function fillerShareOf(turn: MemoryTurn): number {
     total += n;
     if (b.filler[i]) filler += n;
   });
-  return total > 0 ? filler / total : 0;
+  return (facts.fillerShare = total > 0 ? filler / total : 0);
 }
 
 function analyse(turn: MemoryTurn, o: PassageOptions): Sentence[] {
@@ -99,15 +124,15 @@ function analyse(turn: MemoryTurn, o: PassageOptions): Sentence[] {
   return spans.map((raw, i) => {
     const n = b.words[i]!;
     let relevance = 0;
-    for (const s of new Set(b.stems[i]!)) relevance += o.weight.get(s) ?? 0;
-    if (b.filler[i] || n === 0) return { raw, span: null, words: n, relevance, inside: false, opens: false };
-    const said = o.saidBefore.empty ? false : o.saidBefore.said(turn, raw, new Set(b.stems[i]!));
-    if (said) return { raw, span: null, words: n, relevance, inside: false, opens: false };
-    const span = usable[i]!;
-    if (span) return { raw, span, words: n, relevance, inside: true, opens: n >= MIN_OPENING_WORDS };
+    for (const s of b.stems[i]!) relevance += o.weight.get(s) ?? 0;
+    if (b.filler[i] || n === 0) return { raw, span: null, spanStems: null, words: n, relevance, inside: false, opens: false };
+    const said = o.saidBefore.empty ? false : o.saidBefore.said(turn, raw, (b.stemSets[i] ??= new Set(b.stems[i]!)));
+    if (said) return { raw, span: null, spanStems: null, words: n, relevance, inside: false, opens: false };
+    const span = usable.spans[i]!;
+    if (span) return { raw, span, spanStems: usable.stems[i]!, words: n, relevance, inside: true, opens: n >= MIN_OPENING_WORDS };
     // Too short to stand alone, but otherwise fine: it may sit inside a run ("Yeah. I think…").
-    const short = n < MIN_OPENING_WORDS && quotesBalanced(raw.text) && !o.addressees.addressed(raw.text) && !/[-\u2013\u2014]\s*$/.test(raw.text);
-    return { raw, span: short ? raw : null, words: n, relevance, inside: short, opens: false };
+    const short = n < MIN_OPENING_WORDS && b.shortInside[i]! && !usable.addressed[i]!;
+    return { raw, span: short ? raw : null, spanStems: short ? b.stems[i]! : null, words: n, relevance, inside: short, opens: false };
   });
 }
 
@@ -151,7 +176,7 @@ function backedUp(ss: readonly Sentence[], start: number): number {
 }
 
 /** Takes sentences from `from` while they are usable and the budget allows; returns how many words were taken. */
-function run(turn: MemoryTurn, ss: readonly Sentence[], from: number, budget: number, out: UsedSentence[]): number {
+function run(turn: MemoryTurn, ss: readonly Sentence[], from: number, budget: number, out: UsedSentence[], stems: (readonly string[])[]): number {
   let n = 0;
   let added = 0;
   for (let i = from; i < ss.length; i++) {
@@ -159,6 +184,7 @@ function run(turn: MemoryTurn, ss: readonly Sentence[], from: number, budget: nu
     if (!s.inside || !s.span) break;
     if (n > 0 && Math.abs(n + s.words - budget) > Math.abs(n - budget)) break;
     out.push({ turn, span: s.span, index: i, relevance: s.relevance });
+    stems.push(s.spanStems!);
     added++;
     n += s.words;
     if (n >= budget) break;
@@ -167,6 +193,7 @@ function run(turn: MemoryTurn, ss: readonly Sentence[], from: number, budget: nu
   while (added > 1 && ss[out.at(-1)!.index]!.words < MIN_OPENING_WORDS) {
     n -= ss[out.at(-1)!.index]!.words;
     out.pop();
+    stems.pop();
     added--;
   }
   return n;
@@ -179,13 +206,15 @@ function run(turn: MemoryTurn, ss: readonly Sentence[], from: number, budget: nu
 export function passageOf(turn: MemoryTurn, o: PassageOptions, next?: MemoryTurn): Passage {
   const ss = analyse(turn, o);
   const used: UsedSentence[] = [];
+  /** The distinct content stems of each used sentence's span, in step with `used`. */
+  const usedStems: (readonly string[])[] = [];
   let total = 0;
   const start = (() => {
     const at = startOf(ss, o.budget);
     return at < 0 ? at : backedUp(ss, at);
   })();
   if (start >= 0) {
-    total += run(turn, ss, start, o.budget, used);
+    total += run(turn, ss, start, o.budget, used, usedStems);
     // Something left out mid-way (an aside to the moderator, a repeated sentence): go on after it
     // when the passage is still short.
     let at = (used.at(-1)?.index ?? start) + 1;
@@ -193,7 +222,7 @@ export function passageOf(turn: MemoryTurn, o: PassageOptions, next?: MemoryTurn
       while (at < ss.length && !ss[at]!.opens) at++;
       if (at >= ss.length) break;
       const before = used.length;
-      total += run(turn, ss, at, o.budget - total, used);
+      total += run(turn, ss, at, o.budget - total, used, usedStems);
       at = (used.at(-1)?.index ?? at) + 1;
       if (used.length === before) at++;
     }
@@ -201,10 +230,10 @@ export function passageOf(turn: MemoryTurn, o: PassageOptions, next?: MemoryTurn
   if (next && total < o.budget * CONTINUE_BELOW) {
     const more = analyse(next, o);
     const from = more.findIndex((s) => s.opens);
-    if (from >= 0) total += run(next, more, from, o.budget - total, used);
+    if (from >= 0) total += run(next, more, from, o.budget - total, used, usedStems);
   }
   const stems = new Set<string>();
-  for (const u of used) for (const s of contentStems(u.span.text)) stems.add(s);
+  for (const list of usedStems) for (const s of list) stems.add(s);
   let relevance = 0;
   for (const s of stems) relevance += o.weight.get(s) ?? 0;
   return { turn, used, words: total, relevance };

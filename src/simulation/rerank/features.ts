@@ -15,7 +15,7 @@ import type { MemoryTurn } from '../types.ts';
 import { fillerShareOf, passageOf, type Passage, type PassageOptions } from '../extractive/passage.ts';
 import type { RankedTurn } from '../extractive/rank.ts';
 import { contentStems } from '../extractive/text.ts';
-import { indexTurn } from '../extractive/turn-index.ts';
+import { indexTurn, turnEntry } from '../extractive/turn-index.ts';
 
 /** Bump with any change of what a feature means (the model file must be retrained). */
 export const FEATURE_VERSION = 1;
@@ -65,7 +65,10 @@ interface MemoryStats {
   centroid: Float32Array;
   oldest: number;
   span: number;
-  bySeq: Map<string, MemoryTurn>;
+  /** Memory by snapshot and seq (built on first need: only a reply cut in parts looks its next part up). */
+  bySeq: () => ReadonlyMap<string, MemoryTurn>;
+  /** Cosine of the message with each turn's text and with its question (first occurrence of an id). */
+  semOf: Map<string, { text: number; context: number }>;
 }
 
 const dot = (a: Float32Array, b: Float32Array) => {
@@ -74,24 +77,55 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s;
 };
 
-function stats(memory: readonly MemoryTurn[], embed: Embed): MemoryStats {
+/**
+ * The sentence vectors of a turn's text and context under `embed`, kept with the turn's cache
+ * entry (for one embedding function at a time): looking a long text up in a cache keyed by the
+ * text hashes all of it, on every request, for each of hundreds of candidates.
+ */
+export function turnVectors(turn: MemoryTurn, embed: Embed): { text: Float32Array; context: Float32Array | null } {
+  const facts = turnEntry(turn).facts;
+  let v = facts.vectors;
+  if (!v || v.embed !== embed) {
+    v = { embed, text: embed(turn.text), context: turn.context ? embed(turn.context) : null };
+    facts.vectors = v;
+  }
+  return v;
+}
+
+/** Distinct content stems of the question a turn answered (cached with the turn). */
+function contextStemsOf(turn: MemoryTurn): ReadonlySet<string> {
+  const facts = turnEntry(turn).facts;
+  return (facts.contextStems ??= turn.context ? new Set(contentStems(turn.context)) : new Set<string>());
+}
+
+/** One pass over memory: the centroid, the dates, and the message's similarity to each turn. */
+function stats(memory: readonly MemoryTurn[], embed: Embed, messageVector: Float32Array): MemoryStats {
   let centroid: Float32Array | null = null;
   let oldest = Infinity;
   let newest = -Infinity;
-  const bySeq = new Map<string, MemoryTurn>();
+  const semOf = new Map<string, { text: number; context: number }>();
   for (const t of memory) {
-    const v = embed(t.text);
+    const vectors = turnVectors(t, embed);
+    const v = vectors.text;
     centroid ??= new Float32Array(v.length);
     for (let i = 0; i < v.length; i++) centroid[i]! += v[i]!;
+    if (!semOf.has(t.turnId)) semOf.set(t.turnId, { text: dot(messageVector, v), context: vectors.context ? dot(messageVector, vectors.context) : 0 });
     const ms = t.mindsetDate.getTime();
     if (ms < oldest) oldest = ms;
     if (ms > newest) newest = ms;
-    bySeq.set(`${t.snapshotId}\u0000${t.seq}`, t);
   }
   const c = centroid ?? new Float32Array(0);
   const norm = Math.sqrt(dot(c, c));
   if (norm > 0) for (let i = 0; i < c.length; i++) c[i]! /= norm;
-  return { centroid: c, oldest, span: newest > oldest ? newest - oldest : 0, bySeq };
+  let bySeq: Map<string, MemoryTurn> | undefined;
+  const parts = () => {
+    if (!bySeq) {
+      bySeq = new Map();
+      for (const t of memory) bySeq.set(`${t.snapshotId}\u0000${t.seq}`, t);
+    }
+    return bySeq;
+  };
+  return { centroid: c, oldest, span: newest > oldest ? newest - oldest : 0, bySeq: parts, semOf };
 }
 
 /** The next part of the same reply (ingest cut it in parts), when it is in memory. */
@@ -108,36 +142,57 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
+/**
+ * The `depth` turns most similar to the message (by text or by the question answered), best
+ * first; ties by transcript order, then by order in memory (the last occurrence of a repeated
+ * id). The same order as sorting all of memory, without sorting all of it.
+ */
+function semanticTop(memory: readonly MemoryTurn[], semOf: ReadonlyMap<string, { text: number; context: number }>, depth: number): MemoryTurn[] {
+  if (depth <= 0) return [];
+  // Memory order of each distinct id as a Map keeps it: first insertion's place, last value.
+  const last = new Map<string, { t: MemoryTurn; at: number }>();
+  for (const t of memory) {
+    const seen = last.get(t.turnId);
+    last.set(t.turnId, { t, at: seen ? seen.at : last.size });
+  }
+  const top: { t: MemoryTurn; s: number; at: number }[] = [];
+  const before = (a: { t: MemoryTurn; s: number; at: number }, b: { t: MemoryTurn; s: number; at: number }) => b.s - a.s || a.t.seq - b.t.seq || a.at - b.at;
+  for (const { t, at } of last.values()) {
+    const sem = semOf.get(t.turnId)!;
+    const x = { t, s: Math.max(sem.text, sem.context), at };
+    if (top.length === depth && before(x, top[depth - 1]!) >= 0) continue;
+    let i = Math.min(top.length, depth - 1);
+    if (top.length < depth) top.push(x);
+    while (i > 0 && before(x, top[i - 1]!) < 0) {
+      top[i] = top[i - 1]!;
+      i--;
+    }
+    top[i] = x;
+  }
+  return top.map((x) => x.t);
+}
+
 /** Candidates (BM25F ∪ semantic, each list `depth` deep) with their passages and features. */
 export function candidatesFor(input: CandidateInput): Candidate[] {
   const depth = input.depth ?? 12;
-  const st = stats(input.memory, input.embed);
+  const st = stats(input.memory, input.embed, input.messageVector);
   const msgStems = new Set(contentStems(input.message));
-  const semOf = new Map<string, { text: number; context: number }>();
-  for (const t of input.memory) {
-    if (semOf.has(t.turnId)) continue;
-    const text = dot(input.messageVector, input.embed(t.text));
-    const context = t.context ? dot(input.messageVector, input.embed(t.context)) : 0;
-    semOf.set(t.turnId, { text, context });
-  }
+  const semOf = st.semOf;
   const bm25Rank = new Map<string, number>();
   input.ranked.forEach((r, i) => {
     if (!bm25Rank.has(r.turn.turnId)) bm25Rank.set(r.turn.turnId, i + 1);
   });
   const byId = new Map<string, { turn: MemoryTurn; ranked?: RankedTurn }>();
   for (const r of input.ranked.slice(0, depth)) byId.set(r.turn.turnId, { turn: r.turn, ranked: r });
-  const semantic = [...new Map(input.memory.map((t) => [t.turnId, t])).values()]
-    .map((t) => ({ t, s: Math.max(semOf.get(t.turnId)!.text, semOf.get(t.turnId)!.context) }))
-    .sort((a, b) => b.s - a.s || a.t.seq - b.t.seq);
   const rankedById = new Map(input.ranked.map((r) => [r.turn.turnId, r]));
-  for (const { t } of semantic.slice(0, depth)) if (!byId.has(t.turnId)) byId.set(t.turnId, { turn: t, ranked: rankedById.get(t.turnId) });
+  for (const t of semanticTop(input.memory, semOf, depth)) if (!byId.has(t.turnId)) byId.set(t.turnId, { turn: t, ranked: rankedById.get(t.turnId) });
 
   const rows: { turn: MemoryTurn; passage: Passage; raw: Record<(typeof FEATURES)[number], number> }[] = [];
   for (const { turn, ranked } of byId.values()) {
-    const passage = passageOf(turn, input.passage, nextPart(turn, st.bySeq));
+    const passage = passageOf(turn, input.passage, turn.replyWords === undefined ? undefined : nextPart(turn, st.bySeq()));
     if (passage.used.length === 0) continue;
     const sem = semOf.get(turn.turnId)!;
-    const ctxStems = turn.context ? new Set(contentStems(turn.context)) : new Set<string>();
+    const ctxStems = contextStemsOf(turn);
     const rank = bm25Rank.get(turn.turnId);
     rows.push({
       turn,
@@ -152,7 +207,7 @@ export function candidatesFor(input: CandidateInput): Candidate[] {
         semContextGap: sem.context,
         contextOverlap: jaccard(msgStems, ctxStems),
         passageRelevance: passage.relevance,
-        typical: st.centroid.length ? dot(st.centroid, input.embed(turn.text)) : 0,
+        typical: st.centroid.length ? dot(st.centroid, turnVectors(turn, input.embed).text) : 0,
         answers: indexTurn(turn).context.asks ? 1 : 0,
         fill: Math.min(1, passage.words / Math.max(1, input.passage.budget)),
         filler: fillerShareOf(turn),

@@ -10,7 +10,7 @@ import { loadGloveModel, type GloveModel } from '../../embeddings/glove-sif.ts';
 import { FEATURE_VERSION, FEATURES, type Candidate } from './features.ts';
 import { checkModel, scoreRow, type RerankModel } from './model.ts';
 
-export { candidatesFor, nextPart, FEATURES, FEATURE_VERSION, type Candidate, type CandidateInput, type Embed } from './features.ts';
+export { candidatesFor, nextPart, turnVectors, FEATURES, FEATURE_VERSION, type Candidate, type CandidateInput, type Embed } from './features.ts';
 export { adapt, checkModel, fit, scoreRow, train, type Group, type RerankModel } from './model.ts';
 
 export const RERANKER_URL = new URL('../extractive/models/reranker.json', import.meta.url);
@@ -35,9 +35,14 @@ export function rerank(candidates: readonly Candidate[], model: RerankModel = sh
 const CACHE_LIMIT = 50_000;
 const cache = new Map<string, Float32Array>();
 
-/** A synchronous, cached sentence embedding over a loaded GloVe model. */
+/** One embedding function per model, so caches keyed by the function (turn vectors) hold across requests. */
+const embedders = new WeakMap<GloveModel, (text: string) => Float32Array>();
+
+/** A synchronous, cached sentence embedding over a loaded GloVe model (the same function for the same model). */
 export function cachedEmbedder(model: GloveModel): (text: string) => Float32Array {
-  return (text: string) => {
+  const known = embedders.get(model);
+  if (known) return known;
+  const embed = (text: string) => {
     let v = cache.get(text);
     if (!v) {
       v = model.embedOne(text);
@@ -46,6 +51,8 @@ export function cachedEmbedder(model: GloveModel): (text: string) => Float32Arra
     }
     return v;
   };
+  embedders.set(model, embed);
+  return embed;
 }
 
 /** The embedding function of the reranker (loads the GloVe file once per process). */
