@@ -133,6 +133,55 @@ function connectFailure(err: any, url: string): DatabaseUnavailableError {
   return new DatabaseUnavailableError(`Cannot connect to the PostgreSQL database of DATABASE_URL (${describeDatabaseUrl(url)}): ${reason}.${hint}`);
 }
 
+type PgPool = import('pg').Pool;
+type PgPoolClient = import('pg').PoolClient;
+
+/**
+ * drizzle's node-postgres `transaction()` checks a connection out and runs `begin` before its
+ * try/finally, so a `begin` that fails (the server restarting, the connection dropped) never gives
+ * the connection back: each such failure costs the pool a connection for good, and `pool.end()`
+ * (shutdown) then waits for ever. Connections checked out with `await pool.connect()` (drizzle's
+ * way; `pool.query` manages its own) are therefore released here when a statement fails and the
+ * connection is gone (destroyed, never handed out again) or when the failed statement was `begin`
+ * (drizzle will not touch it again); a second release is a no-op instead of pg-pool's error.
+ */
+function releaseWhatDrizzleLeaks(pool: PgPool): void {
+  const checkedOut = new WeakSet<PgPoolClient>();
+  const wrapped = new WeakSet<PgPoolClient>();
+  const connect = pool.connect.bind(pool) as (cb?: unknown) => unknown;
+  const guard = (client: PgPoolClient): PgPoolClient => {
+    const release = client.release;
+    let released = false;
+    checkedOut.add(client);
+    client.release = (err?: Error | boolean) => {
+      if (released) return;
+      released = true;
+      checkedOut.delete(client);
+      release(err);
+    };
+    if (!wrapped.has(client)) {
+      wrapped.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const result = query(...args);
+        // Callback and submittable forms (not drizzle's) pass through untouched.
+        if (!checkedOut.has(client) || !(result instanceof Promise)) return result;
+        return result.catch((err: unknown) => {
+          const state = client as unknown as { _queryable?: boolean; _ending?: boolean; _ended?: boolean };
+          const gone = state._queryable === false || state._ending === true || state._ended === true;
+          const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text ?? '';
+          if (gone) client.release(err instanceof Error ? err : true);
+          else if (/^\s*begin\b/i.test(text)) client.release();
+          throw err;
+        });
+      };
+    }
+    return client;
+  };
+  (pool as unknown as { connect: (cb?: unknown) => unknown }).connect = (cb?: unknown) =>
+    cb ? connect(cb) : (connect() as Promise<PgPoolClient>).then(guard);
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -159,6 +208,7 @@ async function openPostgres(url: string): Promise<Database> {
   // 503 UNAVAILABLE (src/http/errors.ts); this listener, added once per connection, only keeps
   // the event from being fatal (the pool's own listener reports idle ones above).
   pool.on('connect', (client) => client.on('error', () => {}));
+  releaseWhatDrizzleLeaks(pool);
   const db = drizzle(pool, { schema }) as unknown as Db;
   statementRunners.set(db, (st, values) => pool.query({ name: st.name, text: st.text, values }));
   return {
