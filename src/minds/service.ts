@@ -211,14 +211,16 @@ export async function createMind(db: Db, caller: Caller, input: CreateMindBody):
     const [twin] = await tx.insert(digitalTwins).values({ mindId: row!.id, name: 'Default Twin', isDefault: true }).returning();
     await setMindTagIds(tx, row!.id, await ensureTags(tx, caller.organizationId, tagNames));
     await refreshSearchText(tx, sql`id = ${row!.id}`);
-    return { mindId: row!.id, twin: twin! };
+    // The answer is read before the commit: a connection lost after committing would otherwise
+    // answer 503 for a mind that was stored (found by the PostgreSQL-restart test).
+    return { mind: await getMind(tx, caller, row!.id), twin: twin! };
   });
-  return { mind: await getMind(db, caller, created.mindId), digitalTwin: toTwin(created.twin) };
+  return { mind: created.mind, digitalTwin: toTwin(created.twin) };
 }
 
 export async function updateMind(db: Db, caller: Caller, mindId: string, input: UpdateMindBody): Promise<Mind> {
   const tagNames = input.tags !== undefined ? parseTagNames(input.tags, 'body.tags') : null;
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const existing = await assertMindExists(tx, caller, mindId);
     const changes: Partial<typeof minds.$inferInsert> = { updatedAt: new Date() };
     if (input.name !== undefined && input.name.trim() !== existing.name) {
@@ -232,8 +234,8 @@ export async function updateMind(db: Db, caller: Caller, mindId: string, input: 
     await tx.update(minds).set(changes).where(eq(minds.id, mindId));
     if (tagNames) await setMindTagIds(tx, mindId, await ensureTags(tx, caller.organizationId, tagNames));
     await refreshSearchText(tx, sql`id = ${mindId}`);
+    return getMind(tx, caller, mindId);
   });
-  return getMind(db, caller, mindId);
 }
 
 export async function setMindTags(db: Db, caller: Caller, mindId: string, tagNamesInput: string | string[]): Promise<Mind> {
