@@ -40,6 +40,7 @@ import { engineInput } from '../src/simulations/run.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
+import { debateQuestions } from './support/debate-questions.ts';
 
 requireSharedData('bench/engine.ts');
 const RESULTS = new URL('./results/engine.md', import.meta.url);
@@ -60,18 +61,6 @@ interface Engine {
 
 const readDebate = (date: string): SeedTurn[] => readDebateFrom(date, SHARED_TRANSCRIPTS);
 
-/** The last question sentence of every non-Obama turn that asks one, from all six debates (as bench/simulate.ts). */
-function realQuestions(): string[] {
-  const out = new Set<string>();
-  for (const date of ['2012-10-03', '2012-10-16', '2012-10-22', '2016-09-26', '2016-10-09', '2016-10-19']) {
-    for (const t of readDebate(date)) {
-      if (t.speaker === MIND) continue;
-      const q = t.text.replace(/\s+/g, ' ').match(/[^.?!]{15,200}\?/g)?.at(-1)?.trim();
-      if (q) out.add(q);
-    }
-  }
-  return [...out];
-}
 
 /** The inputs the service hands the engine, built with the real service and its database. */
 async function buildInputs(answer: Answer, embed: Engine['embed']): Promise<{ inputs: EngineInput[]; database: string; turns: number }> {
@@ -103,7 +92,7 @@ async function buildInputs(answer: Answer, embed: Engine['embed']): Promise<{ in
     const scope = (await loadMindScope(s.ctx.db, mind.organizationId, mind.id, null, memory.embedder.id))!.scope;
     const services = { db: s.ctx.db, personas: memory.personas, memory };
     const engine = { id: 'extractive', engine: 'extractive' as const, streams: false, generate: () => Promise.reject(new Error('not used')) };
-    const all = realQuestions();
+    const all = debateQuestions(MIND);
     // Spread over the six debates rather than the first few of one.
     const questions = Array.from({ length: Math.min(QUESTIONS, all.length) }, (_, i) => all[Math.floor((i * all.length) / Math.min(QUESTIONS, all.length))]!);
     const inputs: EngineInput[] = [];

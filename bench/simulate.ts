@@ -28,6 +28,7 @@ import { embedSnapshot, loadMindScope, Memory, memoryFor, recall, retrieveMemory
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
+import { debateQuestions } from './support/debate-questions.ts';
 
 requireSharedData('bench/simulate.ts');
 /** The whole debates, from ../shared/data. */
@@ -53,18 +54,6 @@ function stats(samples: number[]): Stats {
   return { p50: at(0.5), p99: at(0.99), mean: samples.reduce((a, b) => a + b, 0) / samples.length };
 }
 
-/** The last question sentence of every non-Obama turn that asks one, from all six debates. */
-function realQuestions(): string[] {
-  const out = new Set<string>();
-  for (const date of ['2012-10-03', '2012-10-16', '2012-10-22', '2016-09-26', '2016-10-09', '2016-10-19']) {
-    for (const t of readDebate(date)) {
-      if (t.speaker === MIND) continue;
-      const q = t.text.replace(/\s+/g, ' ').match(/[^.?!]{15,200}\?/g)?.at(-1)?.trim();
-      if (q) out.add(q);
-    }
-  }
-  return [...out];
-}
 
 async function time(n: number, fn: (i: number) => Promise<void>): Promise<number[]> {
   const samples: number[] = [];
@@ -126,7 +115,7 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
     const analyses: AnalysisResult[] = transcripts.map((turns) =>
       analyseTurns(turns.map((t, i) => ({ turnId: `t${i}`, speaker: t.speaker, text: t.text, startMs: null, isMind: t.speaker === MIND }))),
     );
-    const questions = realQuestions();
+    const questions = debateQuestions(MIND);
     const seedStart = performance.now();
     const minds: { bank: number; id: string; turns: number }[] = [];
     const seededIds: string[] = [];
