@@ -14,9 +14,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { injectWasmTrap } from '../support/pglite-crash.ts';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
-
-const deepJsonb = '{"a":'.repeat(3000) + '1' + '}'.repeat(3000);
 
 function assertUnavailable(res: { status: number; body: any; headers: Headers }, what: string): void {
   assert.equal(res.status, 503, `${what}: ${JSON.stringify(res.body)}`);
@@ -36,8 +35,9 @@ describe('embedded database failure', { skip: onPostgres() ? 'the embedded datab
   test('a WASM runtime error marks the database failed: /healthz fails, requests answer 503 at once, the server is told once', async () => {
     const mind = (await s.api('POST', '/minds', { name: 'Before The Crash' })).body.mind;
     assert.equal((await fetch(`${s.url}/healthz`)).status, 200);
-    // The injected failure: a query that really crashes PGlite's WASM (its jsonb parser recurses out of bounds).
-    await assert.rejects(s.ctx.database.execute('select $1::jsonb as j', [deepJsonb]), /embedded database failed.*memory access out of bounds/);
+    // The injected failure: PGlite's next call into its WASM module traps (test/support/pglite-crash.ts says why injected).
+    injectWasmTrap(s.ctx.database);
+    await assert.rejects(s.ctx.database.execute('select $1::jsonb as j', ['{"a":1}']), /embedded database failed.*memory access out of bounds/);
     assert.equal(failures.length, 1);
     assert.match(failures[0]!.message, /memory access out of bounds/);
     const health = await fetch(`${s.url}/healthz`);
