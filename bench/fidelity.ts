@@ -197,7 +197,8 @@ const median = (xs: number[]) => {
 const sourceTurns = (r: EngineResult) => new Set(r.evidence.map((e) => e.turnId)).size;
 
 async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: number[]; seedSeconds: number }> {
-  const s = await startTestServer();
+  // MINDPRINT_LEXICAL_SEARCH=database measures the database's full-text ranking instead of the in-process one (the default here, on PGlite).
+  const s = await startTestServer(process.env.MINDPRINT_LEXICAL_SEARCH ? { MINDPRINT_LEXICAL_SEARCH: process.env.MINDPRINT_LEXICAL_SEARCH } : {});
   try {
     const engine = createExtractiveEngine();
     const embed = await rerankEmbedder();

@@ -69,8 +69,12 @@ interface Row {
   bank: number;
   turns: number;
   candidates: Stats;
-  /** The candidate-memory query alone (retrieveMemory, no HTTP), for the same questions. */
+  /** The candidate-memory query alone (retrieveMemory, no HTTP), for the same questions, full text searched in the database. */
   retrieval: Stats;
+  /** The same with full text searched in the scope's in-process index (src/memory/lexical-index.ts). */
+  retrievalProcess: Stats;
+  /** Building the in-process full-text index of the scope once (reading its turns and indexing them), ms. */
+  lexicalBuildMs: number;
   /** Hybrid retrieval as POST /simulate runs it (recall: embedding the message, full text + vectors fused), no HTTP. */
   hybrid: Stats;
   /** The same with pgvector forced (MINDPRINT_VECTOR_SEARCH=pgvector), where the database has it; null elsewhere. */
@@ -104,7 +108,7 @@ async function explainRetrieval(db: Db, scope: MindScope, terms: string[]): Prom
   );
 }
 
-async function runOn(label: string, env: Record<string, string>): Promise<{ label: string; baseline: Stats; rows: Row[]; seedSeconds: number; plan: string[]; embed: { turns: number; seconds: number }; vectorSearch: string }> {
+async function runOn(label: string, env: Record<string, string>): Promise<{ label: string; baseline: Stats; rows: Row[]; seedSeconds: number; plan: string[]; embed: { turns: number; seconds: number }; vectorSearch: string; lexicalSearch: string }> {
   const saved = process.env.TEST_DATABASE_URL;
   if (env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = env.TEST_DATABASE_URL;
   else delete process.env.TEST_DATABASE_URL;
@@ -163,7 +167,7 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
 
     const rows: Row[] = [];
     let plan: string[] = [];
-    const forced = new Memory(s.ctx.database, memory.embedder, 'pgvector');
+    const forced = new Memory(s.ctx.database, memory.embedder, 'pgvector', memory.lexicalSearch());
     for (const m of minds) {
       const candidates: number[] = [];
       const ask = async (i: number) => {
@@ -179,6 +183,11 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
       const asked = messages.map((q) => extractSearchTerms(q, []));
       for (const terms of asked) candidates.push((await retrieveMemory(s.ctx.db, scope, terms)).length);
       const retrieval = await time(asked.length, async (i) => void (await retrieveMemory(s.ctx.db, scope, asked[i]!)));
+      const buildStart = performance.now();
+      const lexical = (await new Memory(s.ctx.database, memory.embedder).lexicalIndex(scope))!;
+      const lexicalBuildMs = performance.now() - buildStart;
+      for (let i = 0; i < 10; i++) await retrieveMemory(s.ctx.db, scope, asked[i]!, { lexical });
+      const retrievalProcess = await time(asked.length, async (i) => void (await retrieveMemory(s.ctx.db, scope, asked[i]!, { lexical })));
       const hybridCandidates: number[] = [];
       for (let i = 0; i < asked.length; i++) hybridCandidates.push((await recall(memory, scope, messages[i]!, [], asked[i]!)).memory.length);
       const hybrid = await time(asked.length, async (i) => void (await recall(memory, scope, messages[i]!, [], asked[i]!)));
@@ -190,10 +199,10 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
         hybridPgvector = stats(await time(asked.length, async (i) => void (await recall(forced, scope, messages[i]!, [], asked[i]!))));
       }
       if (m.bank === BANKS.at(-1)) plan = await explainRetrieval(s.ctx.db, scope, asked[0]!);
-      rows.push({ bank: m.bank, turns: m.turns, candidates: stats(candidates), retrieval: stats(retrieval), hybrid: stats(hybrid), hybridPgvector, hybridCandidates: stats(hybridCandidates), simulate: stats(samples) });
+      rows.push({ bank: m.bank, turns: m.turns, candidates: stats(candidates), retrieval: stats(retrieval), retrievalProcess: stats(retrievalProcess), lexicalBuildMs, hybrid: stats(hybrid), hybridPgvector, hybridCandidates: stats(hybridCandidates), simulate: stats(samples) });
       process.stderr.write(`${label} bank ${m.bank}: p50 ${stats(samples).p50.toFixed(1)} ms\n`);
     }
-    return { label, baseline, rows, seedSeconds, plan, embed, vectorSearch: await memory.vectorSearch() };
+    return { label, baseline, rows, seedSeconds, plan, embed, vectorSearch: await memory.vectorSearch(), lexicalSearch: memory.lexicalSearch() };
   } finally {
     await s.close();
     if (saved === undefined) delete process.env.TEST_DATABASE_URL;
@@ -221,16 +230,16 @@ for (const r of runs) {
   lines.push(
     `## ${r.label}`,
     '',
-    `Seeding took ${r.seedSeconds.toFixed(0)} s. Semantic index (${memoryEmbedder}, vector search: ${r.vectorSearch}): ${r.embed.turns} mind turns and their questions embedded and stored in ${r.embed.seconds.toFixed(1)} s = **${Math.round(r.embed.turns / r.embed.seconds)} turns/s** (the re-embedding throughput). Baseline GET /minds/{id}: p50 ${f(r.baseline.p50)} ms, p99 ${f(r.baseline.p99)} ms.`,
+    `Seeding took ${r.seedSeconds.toFixed(0)} s. Semantic index (${memoryEmbedder}, vector search: ${r.vectorSearch}): ${r.embed.turns} mind turns and their questions embedded and stored in ${r.embed.seconds.toFixed(1)} s = **${Math.round(r.embed.turns / r.embed.seconds)} turns/s** (the re-embedding throughput). Full-text search of POST /simulate: ${r.lexicalSearch === 'process' ? 'in process' : 'in the database'}. Baseline GET /minds/{id}: p50 ${f(r.baseline.p50)} ms, p99 ${f(r.baseline.p99)} ms.`,
     '',
   );
   lines.push(
-    '| transcripts | mind turns | candidates FTS / hybrid (median) | POST /simulate p50 | p99 | mean | p50 over baseline | FTS query alone p50 / p99 | hybrid retrieval p50 / p99 | same, pgvector forced p50 / p99 |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| transcripts | mind turns | candidates FTS / hybrid (median) | POST /simulate p50 | p99 | mean | p50 over baseline | full text alone, in the database p50 / p99 | full text alone, in process p50 / p99 (index built once in) | hybrid retrieval p50 / p99 | same, pgvector forced p50 / p99 |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const row of r.rows) {
     lines.push(
-      `| ${row.bank} | ${row.turns} | ${row.candidates.p50} / ${row.hybridCandidates.p50} | ${f(row.simulate.p50)} ms | ${f(row.simulate.p99)} ms | ${f(row.simulate.mean)} ms | +${f(row.simulate.p50 - r.baseline.p50)} ms | ${f(row.retrieval.p50)} / ${f(row.retrieval.p99)} ms | ${f(row.hybrid.p50)} / ${f(row.hybrid.p99)} ms | ${row.hybridPgvector ? `${f(row.hybridPgvector.p50)} / ${f(row.hybridPgvector.p99)} ms` : '(no pgvector)'} |`,
+      `| ${row.bank} | ${row.turns} | ${row.candidates.p50} / ${row.hybridCandidates.p50} | ${f(row.simulate.p50)} ms | ${f(row.simulate.p99)} ms | ${f(row.simulate.mean)} ms | +${f(row.simulate.p50 - r.baseline.p50)} ms | ${f(row.retrieval.p50)} / ${f(row.retrieval.p99)} ms | ${f(row.retrievalProcess.p50)} / ${f(row.retrievalProcess.p99)} ms (${f(row.lexicalBuildMs)} ms) | ${f(row.hybrid.p50)} / ${f(row.hybrid.p99)} ms | ${row.hybridPgvector ? `${f(row.hybridPgvector.p50)} / ${f(row.hybridPgvector.p99)} ms` : '(no pgvector)'} |`,
     );
   }
   lines.push('', `The FTS query at ${BANKS.at(-1)} transcripts for the first question, as the database ran it (EXPLAIN ANALYZE, BUFFERS; q = the tsquery):`, '', '```', ...r.plan, '```', '');
@@ -243,12 +252,13 @@ lines.push(
   'A POST /simulate is a fixed part — validation and scope (one query), one transaction storing the simulation and two',
   'messages, the final update, the persona (cached per mind and snapshot fingerprint, so only the first request after a',
   "snapshot change pays for it) and the engine's own work (it ranks at most 300 candidates) — plus the full-text query for",
-  'candidate memory, which grows with the bank. In this run:',
+  'candidate memory, which grows with the bank when the database runs it. In this run (database full text):',
   '',
   ...runs.map(
     (r) =>
       `- ${r.label}: from ${first(r).bank} to ${last(r).bank} transcripts the p50 grows by ${f(last(r).simulate.p50 - first(r).simulate.p50)} ms, of which the FTS query ` +
-      `${f(last(r).retrieval.p50 - first(r).retrieval.p50)} ms; at ${last(r).bank} transcripts the query alone takes ${f(last(r).retrieval.p50)} of the request's ${f(last(r).simulate.p50)} ms.`,
+      `${f(last(r).retrieval.p50 - first(r).retrieval.p50)} ms; at ${last(r).bank} transcripts the query alone takes ${f(last(r).retrieval.p50)} ms in the database and ${f(last(r).retrievalProcess.p50)} ms ` +
+      `with full text in process (POST /simulate here searches ${r.lexicalSearch === 'process' ? 'in process' : 'in the database'}: ${f(last(r).simulate.p50)} ms).`,
   ),
   '',
   "What the query does (the plans above): the mind's turns in scope are read through turns_mind_idx — all of them, since a",
@@ -257,6 +267,10 @@ lines.push(
   'best 300 (top-N heapsort) come back with their text and context. So it grows linearly with the mind\'s turns (read and',
   'test each) and with the matches (rank each); the 300 rows returned are a constant. Replicated transcripts are a worst',
   'case for the matches: every replica matches the same words.',
+  '',
+  "In process (the default on PGlite, MINDPRINT_LEXICAL_SEARCH), the scope's turns are read and indexed once per snapshot",
+  'change (the build time above) and each query walks only the postings of its words; the statement left for the database',
+  "reads the candidates' rows by id.",
   '',
   "Each turn's tsvector is kept in its table row (STORAGE MAIN, migration 0003). Before, a long turn's vector (a third of",
   'these turns) was moved out of line to the TOAST table and fetched from it for `@@` and again for `ts_rank`: 12.3k buffer',

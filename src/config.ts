@@ -68,6 +68,12 @@ export interface Config {
    */
   vectorSearch: 'auto' | 'pgvector' | 'process';
   /**
+   * Where full-text search for memory runs (MINDPRINT_LEXICAL_SEARCH): `auto` searches in process
+   * on the embedded PGlite (its full-text search runs in WebAssembly on the event loop) and in
+   * the database on a PostgreSQL server; `database` or `process` force one.
+   */
+  lexicalSearch: 'auto' | 'database' | 'process';
+  /**
    * Adapt the extractive engine's reranker to each mind from its own question → answer pairs
    * (MINDPRINT_RERANKER_ADAPT; off by default: on the development split it did not choose better
    * than the shipped model — BENCHMARKS.md, "Simulation fidelity").
@@ -176,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   } catch (err) {
     throw new ConfigError('MINDPRINT_EMBEDDINGS_*', err instanceof Error ? err.message : String(err));
   }
+  const lexicalSearch = (optional(env, 'MINDPRINT_LEXICAL_SEARCH') ?? 'auto').toLowerCase();
+  if (lexicalSearch !== 'auto' && lexicalSearch !== 'database' && lexicalSearch !== 'process') {
+    throw new ConfigError('MINDPRINT_LEXICAL_SEARCH', `expected auto, database or process, got "${lexicalSearch}"`);
+  }
   const vectorSearch = (optional(env, 'MINDPRINT_VECTOR_SEARCH') ?? 'auto').toLowerCase();
   if (vectorSearch !== 'auto' && vectorSearch !== 'pgvector' && vectorSearch !== 'process') {
     throw new ConfigError('MINDPRINT_VECTOR_SEARCH', `expected auto, pgvector or process, got "${vectorSearch}"`);
@@ -217,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llm,
     embeddings,
     vectorSearch,
+    lexicalSearch,
     rerankerAdapt: boolean(env, 'MINDPRINT_RERANKER_ADAPT', false),
     defaultModel,
     questionnaire: boolean(env, 'MINDPRINT_LLM_QUESTIONNAIRE', true) && llm !== null,

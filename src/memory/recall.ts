@@ -74,6 +74,9 @@ export interface RecallOptions extends Omit<RetrieveOptions, 'semantic' | 'neigh
 }
 
 export async function recall(memory: Memory, scope: MindScope, message: string, history: readonly ConversationMessage[], terms: readonly string[], options: RecallOptions = {}): Promise<Recall> {
+  // Loaded (once per scope) while the message is embedded.
+  const lexical = memory.lexicalSearch() === 'process' ? memory.lexicalIndex(scope) : Promise.resolve(null);
+  lexical.catch(() => {}); // awaited below; an embedder failure first must not leave it unhandled
   const followUp = leansOnConversation(message, history);
   const prev = previousExchange(history);
   let messageEmbedding: Float32Array | null = null;
@@ -102,6 +105,7 @@ export async function recall(memory: Memory, scope: MindScope, message: string, 
     semanticSkipped = 'embedder_failed';
   }
   const found = await retrieveMemory(memory.db, scope, terms, {
+    lexical: await lexical,
     citedTurnIds: options.citedTurnIds,
     openings: options.openings,
     neighbours: followUp,

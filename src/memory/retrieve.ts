@@ -3,7 +3,8 @@
  * mind's own turns in scope, fused with reciprocal rank fusion (Cormack, Clarke & Büttcher 2009):
  *
  *  - lexical: full-text search over what the person said (weight A) and the question it
- *    answered (B), ts_rank order — as before semantic memory, at most MAX_CANDIDATES;
+ *    answered (B), at most MAX_CANDIDATES — ts_rank order in the database, or BM25 over the
+ *    scope's cached in-process index (the default on the embedded database: lexical-index.ts);
  *  - semantic: vector similarity of the message to each turn's text (SEMANTIC_CANDIDATES);
  *  - question: vector similarity of the message to the question each turn answered — the
  *    person's answer to the question most like this one (SEMANTIC_CANDIDATES).
@@ -17,6 +18,7 @@ import { rowsOf, type Db } from '../db/client.ts';
 import type { MemoryTurn } from '../simulation/types.ts';
 import { isUuid } from '../uuid.ts';
 import { inScope, toDate, type MindScope } from './scope.ts';
+import type { LexicalIndex } from './lexical-index.ts';
 import { vectorLiteral } from './vectors.ts';
 import type { VectorIndex } from './vector-index.ts';
 
@@ -69,6 +71,12 @@ export interface RetrieveOptions {
   openings?: boolean;
   /** Vector rankings beside the full-text one; without it, full text only. */
   semantic?: SemanticQuery | null;
+  /**
+   * The scope's in-process full-text index (src/memory/lexical-index.ts): the full-text ranking
+   * comes from it instead of the database's ts_rank, and the candidates' rows from the turns it
+   * holds (the database returns ids and ranks only). Without it, the database searches.
+   */
+  lexical?: LexicalIndex<MemoryTurn> | null;
 }
 
 /** How people say who they are (PostgreSQL regular expression, case-insensitive). */
@@ -110,8 +118,9 @@ const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join('
  * the same statement. With `options`, also the turns the conversation quoted (and their
  * neighbours) and the opening turns of each transcript, without retrieval scores.
  *
- * Cost (bench/simulate.ts): the mind's turns are read through turns_mind_idx and each one's
- * stored tsv is tested (`@@`), the matches are ts_ranked and the best MAX_CANDIDATES kept; the
+ * Cost (bench/simulate.ts): in the database, the mind's turns are read through turns_mind_idx and
+ * each one's stored tsv is tested (`@@`), the matches are ts_ranked and the best MAX_CANDIDATES
+ * kept; with the in-process index, about a millisecond and no scan in the database; the
  * vector rankings add an exact scan of the mind's vectors (pgvector) or a few hundred
  * microseconds in process; the candidates' text and context are read once.
  */
@@ -125,7 +134,11 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
 
   // Each ranking: (id, rk), rk 1-based.
   const rankings: { name: 'lrk' | 'srk' | 'qrk'; body: SQL }[] = [];
-  if (query) {
+  const hits = (found: { turnId: string; rank: number }[]) =>
+    sql`select x.id, x.rk from unnest(${arrayLiteral(found.map((h) => h.turnId))}::uuid[], ${arrayLiteral(found.map((h) => h.rank))}::int[]) as x(id, rk)`;
+  if (query && options.lexical) {
+    rankings.push({ name: 'lrk', body: hits(options.lexical.search(terms, MAX_CANDIDATES)) });
+  } else if (query) {
     rankings.push({
       name: 'lrk',
       body: sql`select h.id, row_number() over (order by h.rank desc, h.mindset_date desc, h.seq, h.id) as rk from (
@@ -146,8 +159,6 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
         limit ${limit}) x`;
     rankings.push({ name: 'srk', body: nearest('text_vector') }, { name: 'qrk', body: nearest('context_vector') });
   } else if (semantic && semantic.search.kind === 'process') {
-    const hits = (found: { turnId: string; rank: number }[]) =>
-      sql`select x.id, x.rk from unnest(${arrayLiteral(found.map((h) => h.turnId))}::uuid[], ${arrayLiteral(found.map((h) => h.rank))}::int[]) as x(id, rk)`;
     const { index } = semantic.search;
     rankings.push({ name: 'srk', body: hits(index.searchText(semantic.vector, limit)) }, { name: 'qrk', body: hits(index.searchContext(semantic.vector, limit)) });
   }
@@ -194,37 +205,78 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
         select * from found union all ${sql.join(extras.map((e) => sql`select id, null::bigint, null::bigint, null::bigint from (${e}) x`), sql` union all `)}
       ) a group by id`
     : sql`select * from found`;
-  // Each candidate's similarity to the query, not its vectors: two floats per row instead of two
-  // 400-byte vectors to decode (on PGlite that halved the statement's time at 100 transcripts).
-  // pgvector computes them in the statement; the in-process index from its own copy.
-  const similarities =
-    semantic?.search.kind === 'pgvector'
-      ? sql`, 1 - (e.text_vector <=> ${vectorLiteral(semantic.vector)}::vector) as sim, 1 - (e.context_vector <=> ${vectorLiteral(semantic.vector)}::vector) as qsim`
-      : sql`, null::float8 as sim, null::float8 as qsim`;
-  const embeddingJoin = semantic?.search.kind === 'pgvector' ? sql`left join turn_embeddings e on e.turn_id = t.id and e.embedder = ${semantic.embedder}` : sql``;
-  const statement = sql`
-    with ${sql.join(ctes, sql`, `)}
-    select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, t.reply_words, s.mindset_date,
-      s.speakers_labelled is false as unlabelled, c.lrk, c.srk, c.qrk${similarities}
-    from (${all}) c join turns t on t.id = c.id join snapshots s on s.id = t.snapshot_id ${embeddingJoin}`;
-  const rows = rowsOf<TurnRow>(await db.execute(statement));
   const index = semantic?.search.kind === 'process' ? semantic.search.index : null;
   const vector = semantic?.vector ?? null;
-  const similarity = (r: TurnRow): { text: number | null; context: number | null } | null => {
-    if (!vector) return null;
-    if (index) return index.similarity(r.id, vector);
-    return { text: r.sim === null ? null : Number(r.sim), context: r.qsim === null ? null : Number(r.qsim) };
-  };
+  // Each candidate's similarities to the query: from the in-process index, or as pgvector computed them in the statement.
+  const similarity = (r: RankRow) => (index ? (vector ? index.similarity(r.id, vector) : null) : similarityOf(r, vector));
+  if (options.lexical) {
+    // The scope's turns are in the index already: the database says which and how they ranked.
+    const ranks = rowsOf<RankRow>(
+      await db.execute(sql`with ${sql.join(ctes, sql`, `)} select c.id, c.lrk, c.srk, c.qrk${similarities(semantic)} from (${all}) c ${embeddingJoin(semantic, sql`c.id`)}`),
+    );
+    const held = options.lexical;
+    const missing = ranks.filter((r) => !held.turn(r.id)).map((r) => r.id);
+    // Only if the index was built a moment before a snapshot changed: read those rows.
+    const read = missing.length ? new Map((await turnRows(db, scope, missing, semantic)).map((r) => [r.id, r])) : null;
+    const turns: MemoryTurn[] = [];
+    for (const r of ranks) {
+      const turn = held.turn(r.id);
+      const row = turn ? null : read?.get(r.id);
+      if (turn) turns.push(withRetrieval({ ...turn }, r, similarity(r)));
+      else if (row) turns.push(withRetrieval(toMemoryTurn(row, null), r, similarity(r)));
+    }
+    return turns.sort(byFusedRank);
+  }
+  const statement = sql`
+    with ${sql.join(ctes, sql`, `)}
+    ${selectTurns(semantic)}
+    from (${all}) c join turns t on t.id = c.id join snapshots s on s.id = t.snapshot_id ${embeddingJoin(semantic)}`;
+  const rows = rowsOf<TurnRow>(await db.execute(statement));
   return rows.map((r) => toMemoryTurn(r, similarity(r))).sort(byFusedRank);
+}
+
+/** A candidate's ranks and pgvector similarities (all of it, when the turns themselves are held in process). */
+type RankRow = Pick<TurnRow, 'id' | 'lrk' | 'srk' | 'qrk' | 'sim' | 'qsim'>;
+
+/**
+ * The columns of a candidate: the turn, its snapshot's date, its ranks (from `c`) and, with
+ * pgvector, its similarities to the query computed in the statement — two floats per row instead
+ * of two 400-byte vectors to decode (on PGlite that halved the statement's time at 100 transcripts).
+ */
+function selectTurns(semantic: SemanticQuery | null): SQL {
+  return sql`select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, t.reply_words, s.mindset_date,
+      s.speakers_labelled is false as unlabelled, c.lrk, c.srk, c.qrk${similarities(semantic)}`;
+}
+
+/** `, sim, qsim`: computed by pgvector (joined as `e`), or nulls when vectors are searched in process. */
+const similarities = (semantic: SemanticQuery | null): SQL =>
+  semantic?.search.kind === 'pgvector'
+    ? sql`, 1 - (e.text_vector <=> ${vectorLiteral(semantic.vector)}::vector) as sim, 1 - (e.context_vector <=> ${vectorLiteral(semantic.vector)}::vector) as qsim`
+    : sql`, null::float8 as sim, null::float8 as qsim`;
+
+const embeddingJoin = (semantic: SemanticQuery | null, turnId: SQL = sql`t.id`): SQL =>
+  semantic?.search.kind === 'pgvector' ? sql`left join turn_embeddings e on e.turn_id = ${turnId} and e.embedder = ${semantic.embedder}` : sql``;
+
+/** The rows of the scope's turns with these ids (unranked). */
+async function turnRows(db: Db, scope: MindScope, ids: readonly string[], semantic: SemanticQuery | null): Promise<TurnRow[]> {
+  return rowsOf<TurnRow>(
+    await db.execute(sql`${selectTurns(semantic)}
+      from (select null::bigint as lrk, null::bigint as srk, null::bigint as qrk) c, turns t join snapshots s on s.id = t.snapshot_id ${embeddingJoin(semantic)}
+      where t.id = any(${arrayLiteral(ids)}::uuid[]) and t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId}
+        and ${inScope(scope.organizationId, scope.mindId, scope.asOfDate)}`),
+  );
+}
+
+/** The similarities pgvector computed in the statement (null without a semantic query). */
+function similarityOf(r: RankRow, vector: Float32Array | null): { text: number | null; context: number | null } | null {
+  if (!vector) return null;
+  return { text: r.sim === null ? null : Number(r.sim), context: r.qsim === null ? null : Number(r.qsim) };
 }
 
 const rankOf = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 /** `similarity`: of the turn's text and of its question to the query, when there was a semantic query. */
 function toMemoryTurn(r: TurnRow, similarity: { text: number | null; context: number | null } | null): MemoryTurn {
-  const lexicalRank = rankOf(r.lrk);
-  const semanticRank = rankOf(r.srk);
-  const questionRank = rankOf(r.qrk);
   const turn: MemoryTurn = {
     turnId: r.id,
     snapshotId: r.snapshot_id,
@@ -236,6 +288,14 @@ function toMemoryTurn(r: TurnRow, similarity: { text: number | null; context: nu
     ...(r.unlabelled ? { unlabelled: true } : {}),
     ...(r.reply_words === null ? {} : { replyWords: Number(r.reply_words) }),
   };
+  return withRetrieval(turn, r, similarity);
+}
+
+/** Sets `turn.retrieval` from its ranks (none: found for another reason — quoted, openings, fallback). */
+function withRetrieval(turn: MemoryTurn, r: RankRow, similarity: { text: number | null; context: number | null } | null): MemoryTurn {
+  const lexicalRank = rankOf(r.lrk);
+  const semanticRank = rankOf(r.srk);
+  const questionRank = rankOf(r.qrk);
   if (lexicalRank !== null || semanticRank !== null || questionRank !== null) {
     const rrf = (rank: number | null) => (rank === null ? 0 : 1 / (RRF_K + rank));
     turn.retrieval = {

@@ -2,22 +2,27 @@
  * The memory of one running service: its embedder (offline GloVe-SIF by default, the configured
  * OpenAI-compatible provider otherwise), where vector search runs (pgvector on a PostgreSQL server
  * where migration 0012 could create the extension's columns, else exact search in process), the
- * in-process vector indexes and the persona cache. One per database, created on first use.
+ * in-process vector and full-text indexes and the persona cache. One per database, created on first use.
  */
 import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { rowsOf, type Database, type Db } from '../db/client.ts';
 import { createEmbedder, type Embedder } from '../embeddings/index.ts';
+import type { MemoryTurn } from '../simulation/types.ts';
+import { LexicalIndex } from './lexical-index.ts';
 import { PersonaCache } from './profile.ts';
+import { scopeTurns } from './retrieve.ts';
 import { inScope, type MindScope } from './scope.ts';
 import { decodeVector } from './vectors.ts';
-import { VectorIndex, VectorIndexCache, type IndexedTurn } from './vector-index.ts';
+import { IndexCache, VectorIndex, VectorIndexCache, type IndexedTurn } from './vector-index.ts';
 
 export type VectorSearch = 'pgvector' | 'process';
+export type LexicalSearch = 'database' | 'process';
 
 export class Memory {
   readonly personas = new PersonaCache();
   readonly indexes = new VectorIndexCache();
+  readonly lexicalIndexes = new IndexCache<LexicalIndex<MemoryTurn>>();
   private search: Promise<VectorSearch> | null = null;
 
   constructor(
@@ -30,7 +35,29 @@ export class Memory {
      * 'pgvector': pgvector wherever the columns exist; 'process': always in process.
      */
     private readonly mode: 'auto' | 'pgvector' | 'process' = 'auto',
+    /**
+     * 'auto': in process on the embedded PGlite (its full-text search runs in WebAssembly on the
+     * event loop: 30 of a request's 43 ms at 100 transcripts — bench/simulate.ts), in the
+     * database on a PostgreSQL server; 'database' or 'process' force one.
+     */
+    private readonly lexicalMode: 'auto' | 'database' | 'process' = 'auto',
   ) {}
+
+  /** Where full-text search runs (see the constructor). */
+  lexicalSearch(): LexicalSearch {
+    if (this.lexicalMode !== 'auto') return this.lexicalMode;
+    return this.database.kind === 'pglite' ? 'process' : 'database';
+  }
+
+  /**
+   * The in-process full-text index of the scope's turns, cached by the scope's fingerprint (a new
+   * or reprocessed snapshot changes it); null when the scope has no snapshot.
+   */
+  async lexicalIndex(scope: MindScope): Promise<LexicalIndex<MemoryTurn> | null> {
+    if (!scope.fingerprint) return null;
+    const key = `${scope.mindId}/${scope.asOfSnapshotId ?? ''}/${scope.fingerprint}`;
+    return this.lexicalIndexes.get(key, async () => new LexicalIndex(await scopeTurns(this.db, scope)));
+  }
 
   get db(): Db {
     return this.database.db;
@@ -105,7 +132,7 @@ const memories = new WeakMap<Database, Memory>();
 export function memoryFor(ctx: { database: Database; config: Config }): Memory {
   let m = memories.get(ctx.database);
   if (!m) {
-    m = new Memory(ctx.database, createEmbedder(ctx.config.embeddings), ctx.config.vectorSearch);
+    m = new Memory(ctx.database, createEmbedder(ctx.config.embeddings), ctx.config.vectorSearch, ctx.config.lexicalSearch);
     memories.set(ctx.database, m);
   }
   return m;

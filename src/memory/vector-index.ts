@@ -157,9 +157,9 @@ export class VectorIndex {
   }
 }
 
-/** Indexes by key, least recently used evicted first, bounded by entries and by bytes. */
-export class VectorIndexCache {
-  private readonly entries = new Map<string, Promise<VectorIndex>>();
+/** Indexes (vector or lexical) by key, least recently used evicted first, bounded by entries and by bytes. */
+export class IndexCache<T extends { readonly byteLength: number }> {
+  private readonly entries = new Map<string, Promise<T>>();
   private readonly bytes = new Map<string, number>();
   private total = 0;
 
@@ -168,7 +168,7 @@ export class VectorIndexCache {
     private readonly maxBytes = 256 * 1024 * 1024,
   ) {}
 
-  get(key: string, load: () => Promise<VectorIndex>): Promise<VectorIndex> {
+  get(key: string, load: () => Promise<T>): Promise<T> {
     let entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key);
@@ -203,3 +203,5 @@ export class VectorIndexCache {
     }
   }
 }
+
+export class VectorIndexCache extends IndexCache<VectorIndex> {}

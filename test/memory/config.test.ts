@@ -33,4 +33,7 @@ test('half a provider configuration, or a bad search mode, stops start-up naming
   refused({ MINDPRINT_EMBEDDINGS_MODEL: 'm', MINDPRINT_EMBEDDINGS_BASE_URL: 'http://x/v1', MINDPRINT_EMBEDDINGS_API_KEY: 'sk-secret with space' }, /MINDPRINT_EMBEDDINGS_API_KEY/);
   refused({ MINDPRINT_VECTOR_SEARCH: 'gpu' }, /MINDPRINT_VECTOR_SEARCH/);
   assert.equal(loadConfig({ ...BASE, MINDPRINT_VECTOR_SEARCH: 'pgvector' }).vectorSearch, 'pgvector');
+  refused({ MINDPRINT_LEXICAL_SEARCH: 'elastic' }, /MINDPRINT_LEXICAL_SEARCH/);
+  assert.equal(loadConfig(BASE).lexicalSearch, 'auto');
+  assert.equal(loadConfig({ ...BASE, MINDPRINT_LEXICAL_SEARCH: 'Database' }).lexicalSearch, 'database');
 });
