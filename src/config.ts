@@ -68,9 +68,9 @@ export interface Config {
    */
   vectorSearch: 'auto' | 'pgvector' | 'process';
   /**
-   * Where full-text search for memory runs (MINDPRINT_LEXICAL_SEARCH): `auto` searches in process
-   * on the embedded PGlite (its full-text search runs in WebAssembly on the event loop) and in
-   * the database on a PostgreSQL server; `database` or `process` force one.
+   * Where full-text search for memory runs (MINDPRINT_LEXICAL_SEARCH): `auto` searches an
+   * in-process index of the mind's turns unless the mind is very large (src/memory/service.ts,
+   * MAX_PROCESS_TURNS), then the database; `database` or `process` force one.
    */
   lexicalSearch: 'auto' | 'database' | 'process';
   /**

@@ -1,9 +1,9 @@
 /**
- * Full-text search in process, for the embedded database: an inverted index of a mind's turns in
- * scope, ranked with BM25. PGlite runs PostgreSQL's full-text search in WebAssembly on the
- * service's event loop, where testing and ts_ranking the ~2k matching turns of a 100-transcript
- * mind took 30 of a request's 43 ms (bench/simulate.ts); here the same candidates cost about a
- * millisecond, and no other request waits behind them.
+ * Full-text search in process: an inverted index of a mind's turns in scope, ranked with BM25.
+ * In the database, testing and ts_ranking the ~2k matching turns of a 100-transcript mind took
+ * 25 of a request's 32 ms on PGlite (PostgreSQL's full-text search in WebAssembly, on the
+ * service's event loop) and 15 of 37 ms on a PostgreSQL server (bench/simulate.ts); here the
+ * same candidates cost about a millisecond.
  *
  * What it matches is what the database's query matches: the person's turns whose text (or the
  * question they answered) contains any of the terms, a two-word term only as adjacent words.

@@ -75,7 +75,7 @@ export interface RecallOptions extends Omit<RetrieveOptions, 'semantic' | 'neigh
 
 export async function recall(memory: Memory, scope: MindScope, message: string, history: readonly ConversationMessage[], terms: readonly string[], options: RecallOptions = {}): Promise<Recall> {
   // Loaded (once per scope) while the message is embedded.
-  const lexical = memory.lexicalSearch() === 'process' ? memory.lexicalIndex(scope) : Promise.resolve(null);
+  const lexical = memory.lexicalIndex(scope);
   lexical.catch(() => {}); // awaited below; an embedder failure first must not leave it unhandled
   const followUp = leansOnConversation(message, history);
   const prev = previousExchange(history);

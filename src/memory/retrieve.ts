@@ -336,3 +336,12 @@ export async function scopeTurns(db: Db, scope: MindScope): Promise<MemoryTurn[]
   );
   return rows.map((r) => toMemoryTurn(r, null));
 }
+
+/** How many of the mind's turns are in scope (what an in-process index of the scope would hold). */
+export async function scopeTurnCount(db: Db, scope: MindScope): Promise<number> {
+  const rows = rowsOf<{ n: number | string }>(
+    await db.execute(sql`select count(*) as n from turns t join snapshots s on s.id = t.snapshot_id
+      where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${inScope(scope.organizationId, scope.mindId, scope.asOfDate)}`),
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -11,7 +11,7 @@ import { createEmbedder, type Embedder } from '../embeddings/index.ts';
 import type { MemoryTurn } from '../simulation/types.ts';
 import { LexicalIndex } from './lexical-index.ts';
 import { PersonaCache } from './profile.ts';
-import { scopeTurns } from './retrieve.ts';
+import { scopeTurnCount, scopeTurns } from './retrieve.ts';
 import { inScope, type MindScope } from './scope.ts';
 import { decodeVector } from './vectors.ts';
 import { IndexCache, VectorIndex, VectorIndexCache, type IndexedTurn } from './vector-index.ts';
@@ -19,10 +19,18 @@ import { IndexCache, VectorIndex, VectorIndexCache, type IndexedTurn } from './v
 export type VectorSearch = 'pgvector' | 'process';
 export type LexicalSearch = 'database' | 'process';
 
+/**
+ * Over this many turns in scope (≈ 1,000 one-hour transcripts; an index of ≈ 100 MB), 'auto'
+ * leaves full-text search to the database rather than hold the index in every replica.
+ */
+export const MAX_PROCESS_TURNS = 60_000;
+/** Cached in place of an index the size limit declined, so the count is not taken again for the same scope. */
+const DECLINED = Object.freeze({ byteLength: 0 });
+
 export class Memory {
   readonly personas = new PersonaCache();
   readonly indexes = new VectorIndexCache();
-  readonly lexicalIndexes = new IndexCache<LexicalIndex<MemoryTurn>>();
+  readonly lexicalIndexes = new IndexCache<LexicalIndex<MemoryTurn> | typeof DECLINED>();
   private search: Promise<VectorSearch> | null = null;
 
   constructor(
@@ -36,27 +44,34 @@ export class Memory {
      */
     private readonly mode: 'auto' | 'pgvector' | 'process' = 'auto',
     /**
-     * 'auto': in process on the embedded PGlite (its full-text search runs in WebAssembly on the
-     * event loop: 30 of a request's 43 ms at 100 transcripts — bench/simulate.ts), in the
-     * database on a PostgreSQL server; 'database' or 'process' force one.
+     * 'auto': in process (the database's full-text search took 25 of a request's 32 ms on PGlite,
+     * where it runs in WebAssembly on the event loop, and 15 of 37 ms on PostgreSQL, at 100
+     * transcripts — bench/simulate.ts), unless the scope holds more than MAX_PROCESS_TURNS turns:
+     * then the database searches and no replica holds an index that large. 'database' or
+     * 'process' (whatever the size) force one.
      */
     private readonly lexicalMode: 'auto' | 'database' | 'process' = 'auto',
+    private readonly maxProcessTurns = MAX_PROCESS_TURNS,
   ) {}
 
-  /** Where full-text search runs (see the constructor). */
+  /** Where full-text search runs: in process unless configured otherwise (see the constructor for the size limit of 'auto'). */
   lexicalSearch(): LexicalSearch {
-    if (this.lexicalMode !== 'auto') return this.lexicalMode;
-    return this.database.kind === 'pglite' ? 'process' : 'database';
+    return this.lexicalMode === 'database' ? 'database' : 'process';
   }
 
   /**
    * The in-process full-text index of the scope's turns, cached by the scope's fingerprint (a new
-   * or reprocessed snapshot changes it); null when the scope has no snapshot.
+   * or reprocessed snapshot changes it); null when the scope has no snapshot, or when the database
+   * searches (configured, or the scope is over the size limit of 'auto').
    */
   async lexicalIndex(scope: MindScope): Promise<LexicalIndex<MemoryTurn> | null> {
-    if (!scope.fingerprint) return null;
+    if (!scope.fingerprint || this.lexicalMode === 'database') return null;
     const key = `${scope.mindId}/${scope.asOfSnapshotId ?? ''}/${scope.fingerprint}`;
-    return this.lexicalIndexes.get(key, async () => new LexicalIndex(await scopeTurns(this.db, scope)));
+    const entry = await this.lexicalIndexes.get(key, async () => {
+      if (this.lexicalMode === 'auto' && (await scopeTurnCount(this.db, scope)) > this.maxProcessTurns) return DECLINED;
+      return new LexicalIndex(await scopeTurns(this.db, scope));
+    });
+    return entry instanceof LexicalIndex ? entry : null;
   }
 
   get db(): Db {

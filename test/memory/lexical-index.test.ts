@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { LexicalIndex, loadMindScope, memoryFor, recall, retrieveMemory } from '../../src/memory/index.ts';
+import { LexicalIndex, loadMindScope, Memory, memoryFor, recall, retrieveMemory } from '../../src/memory/index.ts';
 import { fixtureFile, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -65,9 +65,9 @@ describe('full-text search in process against the database, on the suite databas
   });
   after(() => s?.close());
 
-  test('the same turns as the database finds, for real questions; the default is in process on PGlite and in the database on PostgreSQL', async () => {
+  test('the same turns as the database finds, for real questions; in process by default', async () => {
     const memory = memoryFor(s.ctx);
-    assert.equal(memory.lexicalSearch(), s.ctx.database.kind === 'pglite' ? 'process' : 'database');
+    assert.equal(memory.lexicalSearch(), 'process');
     const { scope } = (await loadMindScope(s.ctx.db, organizationId, mindId, null))!;
     const index = (await memory.lexicalIndex(scope))!;
     assert.ok(index.size > 20);
@@ -106,5 +106,18 @@ describe('full-text search in process against the database, on the suite databas
     // Through recall, as POST /simulate retrieves.
     const found = await recall(memory, now, 'What do you think of zeppelins?', [], ['zeppelins']);
     assert.match(found.memory[0]!.text, /Zeppelins are the future/);
+  });
+
+  test('over the size limit of auto, or configured so, the database searches; "process" ignores the limit', async () => {
+    const memory = memoryFor(s.ctx);
+    const scope = (await loadMindScope(s.ctx.db, organizationId, mindId, null))!.scope;
+    const small = new Memory(s.ctx.database, memory.embedder, 'auto', 'auto', 10);
+    assert.equal(await small.lexicalIndex(scope), null);
+    assert.equal(await new Memory(s.ctx.database, memory.embedder, 'auto', 'database').lexicalIndex(scope), null);
+    assert.ok((await new Memory(s.ctx.database, memory.embedder, 'auto', 'process', 10).lexicalIndex(scope))!.size > 10);
+    // Answers still come, from the database's search.
+    const found = await recall(small, scope, 'What do you think of zeppelins?', [], ['zeppelins']);
+    assert.match(found.memory[0]!.text, /Zeppelins are the future/);
+    assert.equal(found.memory[0]!.retrieval?.lexicalRank, 1);
   });
 });
