@@ -251,14 +251,14 @@ lines.push(
   '',
   'A POST /simulate is a fixed part — validation and scope (one query), one transaction storing the simulation and two',
   'messages, the final update, the persona (cached per mind and snapshot fingerprint, so only the first request after a',
-  "snapshot change pays for it) and the engine's own work (it ranks at most 300 candidates) — plus the full-text query for",
-  'candidate memory, which grows with the bank when the database runs it. In this run (database full text):',
+  "snapshot change pays for it) and the engine's own work (it ranks at most 300 candidates) — plus retrieval, which grows",
+  'with the bank as far as full-text search does. In this run:',
   '',
   ...runs.map(
     (r) =>
-      `- ${r.label}: from ${first(r).bank} to ${last(r).bank} transcripts the p50 grows by ${f(last(r).simulate.p50 - first(r).simulate.p50)} ms, of which the FTS query ` +
-      `${f(last(r).retrieval.p50 - first(r).retrieval.p50)} ms; at ${last(r).bank} transcripts the query alone takes ${f(last(r).retrieval.p50)} ms in the database and ${f(last(r).retrievalProcess.p50)} ms ` +
-      `with full text in process (POST /simulate here searches ${r.lexicalSearch === 'process' ? 'in process' : 'in the database'}: ${f(last(r).simulate.p50)} ms).`,
+      `- ${r.label}: from ${first(r).bank} to ${last(r).bank} transcripts the p50 of POST /simulate (full text ${r.lexicalSearch === 'process' ? 'in process' : 'in the database'}) grows by ${f(last(r).simulate.p50 - first(r).simulate.p50)} ms. ` +
+      `Full-text retrieval alone grows by ${f(last(r).retrieval.p50 - first(r).retrieval.p50)} ms in the database (${f(last(r).retrieval.p50)} ms at ${last(r).bank} transcripts) ` +
+      `and by ${f(last(r).retrievalProcess.p50 - first(r).retrievalProcess.p50)} ms in process (${f(last(r).retrievalProcess.p50)} ms; the index built once in ${f(last(r).lexicalBuildMs)} ms).`,
   ),
   '',
   "What the query does (the plans above): the mind's turns in scope are read through turns_mind_idx — all of them, since a",
@@ -268,9 +268,9 @@ lines.push(
   'test each) and with the matches (rank each); the 300 rows returned are a constant. Replicated transcripts are a worst',
   'case for the matches: every replica matches the same words.',
   '',
-  "In process (the default on PGlite, MINDPRINT_LEXICAL_SEARCH), the scope's turns are read and indexed once per snapshot",
-  'change (the build time above) and each query walks only the postings of its words; the statement left for the database',
-  "reads the candidates' rows by id.",
+  "In process (the default, MINDPRINT_LEXICAL_SEARCH=auto), the scope's turns are read and indexed once per snapshot change",
+  "(the build time above) and each query walks only the postings of its words; the index holds the turns, so the statement",
+  "left for the database returns only the candidates' ids and ranks.",
   '',
   "Each turn's tsvector is kept in its table row (STORAGE MAIN, migration 0003). Before, a long turn's vector (a third of",
   'these turns) was moved out of line to the TOAST table and fetched from it for `@@` and again for `ts_rank`: 12.3k buffer',
