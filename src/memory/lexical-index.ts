@@ -125,6 +125,18 @@ export class LexicalIndex<T extends LexicalTurn = LexicalTurn> {
     return this.textBytes + this.text.ids.byteLength + this.context.ids.byteLength + 8 * this.size + postings + this.termIds.size * 60 + this.size * 300;
   }
 
+  /**
+   * Turn ids in the order the database's retrieval lists them when it reads the scope: newest
+   * conversation first, then transcript order (`seqDescending`: latest turn first), at most
+   * `limit`, of the turns `keep` accepts. Retrieval's other per-scope lists (opening turns,
+   * self-descriptions, the latest turns) come from here when the index holds the scope.
+   */
+  newest(limit: number, keep: (turn: T) => boolean = () => true, seqDescending = false): string[] {
+    const kept = this.turns.filter(keep);
+    kept.sort((a, b) => b.mindsetDate.getTime() - a.mindsetDate.getTime() || (seqDescending ? b.seq - a.seq : a.seq - b.seq) || (a.turnId < b.turnId ? -1 : 1));
+    return kept.slice(0, Math.max(0, limit)).map((t) => t.turnId);
+  }
+
   /** The indexed turn with this id (as it was read when the index was built). */
   turn(turnId: string): T | undefined {
     const at = this.positions.get(turnId);

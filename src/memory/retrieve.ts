@@ -79,8 +79,25 @@ export interface RetrieveOptions {
   lexical?: LexicalIndex<MemoryTurn> | null;
 }
 
-/** How people say who they are (PostgreSQL regular expression, case-insensitive). */
-const SELF_DESCRIPTION = "\\m(i['\u2019]m (a|an|the)|i am (a|an|the)|i['\u2019]ve (been|spent)|i have (been|spent)|my name is|my (job|work|career|company|background|role|profession))\\M";
+/** How people say who they are: whole words, case-insensitive, in PostgreSQL's regular expressions (`\m…\M`) and in JavaScript's (`\b…\b`). */
+const SELF_DESCRIPTION_WORDS = "(i['\u2019]m (a|an|the)|i am (a|an|the)|i['\u2019]ve (been|spent)|i have (been|spent)|my name is|my (job|work|career|company|background|role|profession))";
+const SELF_DESCRIPTION = `\\m${SELF_DESCRIPTION_WORDS}\\M`;
+const SELF_DESCRIPTION_JS = new RegExp(`\\b${SELF_DESCRIPTION_WORDS}\\b`, 'i');
+
+/** Per in-process index (so per scope and fingerprint), its lists that do not depend on the message, computed once. */
+const listsOf = new WeakMap<LexicalIndex<MemoryTurn>, { openings: string[]; selfDescriptions: string[]; latest: string[] }>();
+function scopeLists(index: LexicalIndex<MemoryTurn>): { openings: string[]; selfDescriptions: string[]; latest: string[] } {
+  let lists = listsOf.get(index);
+  if (!lists) {
+    lists = {
+      openings: index.newest(OPENING_TURNS, (t) => t.seq < OPENING_SEQ),
+      selfDescriptions: index.newest(OPENING_TURNS, (t) => SELF_DESCRIPTION_JS.test(t.text)),
+      latest: index.newest(FALLBACK_TURNS, undefined, true),
+    };
+    listsOf.set(index, lists);
+  }
+  return lists;
+}
 
 /** At most this many quoted turns are fetched back for a follow-up. */
 export const MAX_CITED_TURNS = 20;
@@ -178,7 +195,14 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
         where c.id = any(${ids}))`);
     }
   }
-  if (options.openings) {
+  const held = options.lexical ?? null;
+  const listed = (ids: readonly string[]) => sql`select x.id from unnest(${arrayLiteral(ids)}::uuid[]) as x(id)`;
+  if (options.openings && held) {
+    // The index holds the scope's turns: the same lists without reading every turn's text again
+    // (the regular expression over 5.6k turns took ~85 ms on PGlite).
+    const lists = scopeLists(held);
+    extras.push(listed(lists.openings), listed(lists.selfDescriptions));
+  } else if (options.openings) {
     extras.push(sql`select * from (select t.id from ${turnsOf} and t.seq < ${OPENING_SEQ}
       order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) o`);
     // Self-descriptions anywhere in the transcripts ("I'm the president", "my job is…"): words a
@@ -186,7 +210,9 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
     extras.push(sql`select * from (select t.id from ${turnsOf} and t.text ~* ${SELF_DESCRIPTION}
       order by s.mindset_date desc, t.seq limit ${OPENING_TURNS}) d`);
   }
-  const fallback = sql`select * from (select t.id from ${turnsOf} order by s.mindset_date desc, t.seq desc limit ${FALLBACK_TURNS}) f`;
+  const fallback = held
+    ? listed(scopeLists(held).latest)
+    : sql`select * from (select t.id from ${turnsOf} order by s.mindset_date desc, t.seq desc limit ${FALLBACK_TURNS}) f`;
 
   const ctes: SQL[] = rankings.map((r) => sql`${sql.raw(r.name)} as (${r.body})`);
   const ranked = rankings.length
@@ -209,12 +235,11 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
   const vector = semantic?.vector ?? null;
   // Each candidate's similarities to the query: from the in-process index, or as pgvector computed them in the statement.
   const similarity = (r: RankRow) => (index ? (vector ? index.similarity(r.id, vector) : null) : similarityOf(r, vector));
-  if (options.lexical) {
+  if (held) {
     // The scope's turns are in the index already: the database says which and how they ranked.
     const ranks = rowsOf<RankRow>(
       await db.execute(sql`with ${sql.join(ctes, sql`, `)} select c.id, c.lrk, c.srk, c.qrk${similarities(semantic)} from (${all}) c ${embeddingJoin(semantic, sql`c.id`)}`),
     );
-    const held = options.lexical;
     const missing = ranks.filter((r) => !held.turn(r.id)).map((r) => r.id);
     // Only if the index was built a moment before a snapshot changed: read those rows.
     const read = missing.length ? new Map((await turnRows(db, scope, missing, semantic)).map((r) => [r.id, r])) : null;

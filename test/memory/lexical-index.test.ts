@@ -83,6 +83,17 @@ describe('full-text search in process against the database, on the suite databas
     }
     // Porter (here) and Snowball (the database) stem a few words differently; nearly all agree.
     assert.ok(both / either >= 0.95, `${both} of ${either} turns found by both`);
+    // The lists that do not depend on the words come from the index too, the same as the
+    // database's: opening turns and self-descriptions for a greeting, the latest turns when
+    // nothing matches.
+    const unranked = async (terms: string[], lexical: boolean) =>
+      (await retrieveMemory(s.ctx.db, scope, terms, { openings: true, lexical: lexical ? index : null })).filter((t) => !t.retrieval).map((t) => t.turnId).sort();
+    const greeting = await unranked(['hello'], true);
+    assert.ok(greeting.length > 5);
+    assert.deepEqual(greeting, await unranked(['hello'], false));
+    const nothing = await retrieveMemory(s.ctx.db, scope, ['zzyzx'], { lexical: index });
+    assert.equal(nothing.length, Math.min(40, index.size));
+    assert.deepEqual(nothing.map((t) => t.turnId), (await retrieveMemory(s.ctx.db, scope, ['zzyzx'])).map((t) => t.turnId));
   });
 
   test('the index follows the scope: a new snapshot is searched at once, "as of" the first one it is not', async () => {
