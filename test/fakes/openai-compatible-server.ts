@@ -161,6 +161,11 @@ export async function startFakeOpenAiServer(opts: FakeServerOptions = {}): Promi
 }
 
 /** Text for plain requests; a schema-shaped sample for structured ones. */
+/** The service's settings for an LLM served by `fake` (no retries, so a scripted failure shows at once). */
+export function llmEnv(fake: FakeOpenAiServer, model: string): Record<string, string> {
+  return { MINDPRINT_LLM_BASE_URL: fake.baseUrl, MINDPRINT_LLM_MODEL: model, ...(fake.apiKey ? { MINDPRINT_LLM_API_KEY: fake.apiKey } : {}), MINDPRINT_LLM_MAX_RETRIES: '0' };
+}
+
 export function defaultReply(request: RecordedRequest): FakeReply {
   const wanted = structuredSchema(request.body);
   if (wanted !== undefined) return { json: sampleFromSchema(wanted) };

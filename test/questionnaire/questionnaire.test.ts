@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { ipipBfm50 } from '../../src/analysis/questionnaire.ts';
-import { startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
+import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
 import { rows, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -64,12 +64,7 @@ let s: TestServer;
 
 before(async () => {
   fake = await startFakeOpenAiServer({ models: [MODEL] });
-  s = await startTestServer({
-    MINDPRINT_LLM_BASE_URL: fake.baseUrl,
-    MINDPRINT_LLM_MODEL: MODEL,
-    MINDPRINT_LLM_API_KEY: fake.apiKey!,
-    MINDPRINT_LLM_MAX_RETRIES: '0',
-  });
+  s = await startTestServer(llmEnv(fake, MODEL));
 });
 after(async () => {
   await s?.close();

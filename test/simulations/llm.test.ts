@@ -6,7 +6,7 @@
 import { after, before, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { startFakeOpenAiServer, structuredSchema, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
+import { llmEnv, startFakeOpenAiServer, structuredSchema, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
 import { interview, seedSnapshot } from './seed.ts';
 import { openStream, simulateStream, waitForMessage } from './helpers.ts';
 
@@ -29,10 +29,7 @@ function scripted(answer: FakeReply = ANSWER) {
 before(async () => {
   fake = await startFakeOpenAiServer({ models: [MODEL] });
   s = await startTestServer({
-    MINDPRINT_LLM_BASE_URL: fake.baseUrl,
-    MINDPRINT_LLM_MODEL: MODEL,
-    MINDPRINT_LLM_API_KEY: fake.apiKey!,
-    MINDPRINT_LLM_MAX_RETRIES: '0',
+    ...llmEnv(fake, MODEL),
     // A lost background attempt is noticed quickly.
     MINDPRINT_JOB_EXPIRE_SECONDS: '2',
     MINDPRINT_JOB_MAINTENANCE_SECONDS: '1',

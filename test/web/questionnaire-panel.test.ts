@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ipipBfm50 } from '../../src/analysis/questionnaire.ts';
 import { ensureDashboard } from '../../src/web/build.ts';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
+import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
 import { upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -54,7 +54,7 @@ before(async () => {
       return { json: { answers: asked.map((n) => ({ item: `Q${n}`, answer: inst.items[n - 1]!.key === '+' ? 4 : 2, excerpt: 1 })) } };
     },
   });
-  server = await startTestServer({ MINDPRINT_LLM_BASE_URL: fake.baseUrl, MINDPRINT_LLM_MODEL: MODEL, MINDPRINT_LLM_API_KEY: fake.apiKey!, MINDPRINT_LLM_MAX_RETRIES: '0' });
+  server = await startTestServer(llmEnv(fake, MODEL));
   profileDir = await mkdtemp(path.join(os.tmpdir(), 'mp-chromium-'));
   context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM,
