@@ -16,6 +16,7 @@ import { once } from 'node:events';
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 /** A deterministic pseudo-random generator, so generated files are the same every run. */
 import { mulberry32 as seeded } from '../../src/prng.ts';
+import { writeRawZip } from '../ingest/helpers.ts';
 export { seeded };
 
 
@@ -199,43 +200,8 @@ export function docxBomb(inflatedBytes: number): Buffer {
   for (let left = inflatedBytes; left > 0; left -= chunk.length) parts.push(block);
   parts.push(deflateRawSync(Buffer.from('</w:t></w:r></w:p></w:body></w:document>'), { level: 9 }));
   const xml = Buffer.concat(parts);
-  const entries = [
-    { name: '[Content_Types].xml', data: Buffer.from('<Types/>'), method: 0, size: 8, crc: crc32(Buffer.from('<Types/>')) },
-    { name: 'word/document.xml', data: xml, method: 8, size: 10_240, crc: 0 },
-  ];
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(e.method, 8);
-    local.writeUInt32LE(e.crc >>> 0, 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(e.method, 10);
-    central.writeUInt32LE(e.crc >>> 0, 16);
-    central.writeUInt32LE(e.data.length, 20);
-    central.writeUInt32LE(e.size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, e.data);
-    centrals.push(central, name);
-    offset += local.length + name.length + e.data.length;
-  }
-  const dir = Buffer.concat(centrals);
-  const eocd = Buffer.alloc(22);
-  eocd.writeUInt32LE(0x06054b50, 0);
-  eocd.writeUInt16LE(entries.length, 8);
-  eocd.writeUInt16LE(entries.length, 10);
-  eocd.writeUInt32LE(dir.length, 12);
-  eocd.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, dir, eocd]);
+  return writeRawZip([
+    { name: '[Content_Types].xml', stored: Buffer.from('<Types/>'), method: 0, declaredUncompressedSize: 8, crc: crc32(Buffer.from('<Types/>')) },
+    { name: 'word/document.xml', stored: xml, method: 8, declaredUncompressedSize: 10_240, crc: 0 },
+  ]);
 }
