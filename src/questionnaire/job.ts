@@ -24,6 +24,7 @@ import { findings, keyTopics, minds, psychometrics, snapshots, turns } from '../
 import type { JobLogger } from '../jobs/log.ts';
 import type { JobContext, JobQueue } from '../jobs/queue.ts';
 import { QUEUE } from '../jobs/queues.ts';
+import { jobWaiting } from '../jobs/sweeper.ts';
 import { transientKind } from '../jobs/transient.ts';
 import { LlmEngineError, type LlmErrorCode } from '../simulation/llm/errors.ts';
 import { administerQuestionnaire, selectExcerpts } from '../simulation/llm/questionnaire.ts';
@@ -46,9 +47,14 @@ export function questionnaireModel(config: Pick<Config, 'llm' | 'defaultModel'>)
   return models.includes(config.defaultModel) ? config.defaultModel : (models[0] ?? null);
 }
 
-/** Queues the questionnaire of a snapshot inside the caller's transaction; nothing when no LLM is configured or it is turned off. */
+/**
+ * Queues the questionnaire of a snapshot inside the caller's transaction; nothing when no LLM is
+ * configured or it is turned off, and nothing new when a run for the snapshot is still waiting to
+ * start (it will read the snapshot as it is then): asking twice does not pay the provider twice.
+ */
 export async function queueQuestionnaire(tx: Db, ctx: { config: Pick<Config, 'questionnaire'>; queue: JobQueue }, snapshot: { id: string; organizationId: string }): Promise<boolean> {
   if (!ctx.config.questionnaire) return false;
+  if (await jobWaiting(tx, QUEUE.questionnaire, 'snapshotId', snapshot.id)) return true;
   await ctx.queue.send(tx, QUEUE.questionnaire, { snapshotId: snapshot.id } satisfies QuestionnaireJob, { owner: snapshot.organizationId });
   return true;
 }

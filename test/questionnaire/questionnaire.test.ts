@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { ipipBfm50 } from '../../src/analysis/questionnaire.ts';
+import { queueQuestionnaire } from '../../src/questionnaire/job.ts';
 import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
 import { rows, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -272,4 +273,17 @@ test('without an LLM, or with the questionnaire turned off, nothing is queued an
     await off.close();
     await other.close();
   }
+});
+
+test('asking again while a run is still waiting adds nothing: at most one waiting run per snapshot', async () => {
+  const { mindId, snapshotId } = await answeredSnapshot(s, 'Ada Twice');
+  const organizationId = (await s.api('GET', `/minds/${mindId}`)).body.mind.organizationId;
+  const jobsOf = async () => (await rows(s, sql`select count(*)::int as n from pgboss.job where name = 'snapshot-questionnaire' and data->>'snapshotId' = ${snapshotId}`))[0].n;
+  const before = await jobsOf();
+  // Two asks in one transaction: the second sees the first's job waiting (no worker can take it before the commit).
+  await s.ctx.db.transaction(async (tx) => {
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), true);
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), true);
+  });
+  assert.equal(await jobsOf(), before + 1);
 });

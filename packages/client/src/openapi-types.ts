@@ -277,7 +277,7 @@ export interface paths {
         put?: never;
         /**
          * Answer the questionnaire for a snapshot again
-         * @description With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again; its rows replace the snapshot’s previous ones when it is done. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.
+         * @description With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again (once: asking again while a run is still waiting to start adds nothing); its rows replace the snapshot’s previous ones when it is done. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.
          */
         post: operations["runQuestionnaire"];
         delete?: never;
