@@ -4,6 +4,7 @@
  * weight, and each measure's trajectory over time (for charts of how the person has changed).
  */
 import { bigFiveConfidence, HALF_CONFIDENCE_WORDS, loadBigFiveModel, percentileOf, valueStandardError, type BigFiveModelFile } from './big-five.ts';
+import { ipipBfm50, pooledQuestionnaireNote } from './questionnaire.ts';
 import { TRAITS, type Trait } from './train/personality-data.ts';
 import type { EvidenceRef, FindingKind, FindingResult, KeyTopicResult, PsychometricResult } from './types.ts';
 
@@ -222,6 +223,7 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date, mode
     const wSum = scored.reduce((a, r) => a + w(r), 0);
     const withPct = scored.filter((r) => r.p.percentile !== null);
     const pSum = withPct.reduce((a, r) => a + w(r), 0);
+    const words = scored.reduce((a, r) => a + r.s.mindWords, 0);
     // Independent snapshots each add evidence: 1 − Π(1 − cᵢ).
     const confidence = 1 - list.reduce((a, r) => a * (1 - Math.min(1, Math.max(0, r.p.confidence))), 1);
     traits.push({
@@ -231,8 +233,8 @@ export function buildProfile(snapshots: ProfileSnapshotInput[], now?: Date, mode
       percentile: withPct.length ? round(withPct.reduce((a, r) => a + w(r) * r.p.percentile!, 0) / pSum, 1) : null,
       confidence: round(confidence),
       snapshots: scored.length,
-      words: scored.reduce((a, r) => a + r.s.mindWords, 0),
-      note: null,
+      words,
+      note: instrument === ipipBfm50().id ? pooledQuestionnaireNote(ipipBfm50(), scored.length, words, list.length) : null,
     });
     trajectories.push({ instrument, name, points: list.map((r) => ({ ...point(r), low: null, high: null })), change: null });
   }

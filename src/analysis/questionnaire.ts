@@ -314,6 +314,25 @@ export function notAdministeredRows(inst: Instrument, reason: string): Psychomet
   }));
 }
 
+/**
+ * How far to trust a questionnaire factor pooled over a mind's snapshots (the profile): what it is,
+ * what it rests on, and what no one has checked.
+ */
+export function pooledQuestionnaireNote(inst: Instrument, scoredSnapshots: number, words: number, snapshotsWithRows: number): string {
+  if (scoredSnapshots === 0) {
+    const where = snapshotsWithRows === 1 ? 'the one snapshot that has its rows' : `any of the ${snapshotsWithRows} snapshots that have its rows`;
+    return `${inst.name}: no score in ${where} (each snapshot's row says why).`;
+  }
+  const over = scoredSnapshots === 1 ? 'one snapshot' : `${scoredSnapshots} snapshots (each weighted by its words, recency and confidence)`;
+  return (
+    `Questionnaire, not text analysis: a language model answered the ${inst.name} in character from the person's own words, ` +
+    `scored with the published key; the mean of ${over}, resting on ${words.toLocaleString('en-US')} words. ` +
+    `Score (mean − 1) / 4 on the 1–5 scale; no percentile (there are no norms for role-played answers). ` +
+    `These are a model's answers on the person's behalf: nothing here has checked them against the person's own answers. ` +
+    `Each snapshot's row lists every item's answer.`
+  );
+}
+
 function factorNote(inst: Instrument, f: FactorScore, admin: Administration): string {
   const published = f.factor.reflected ? `Published factor ${f.factor.code} ${f.factor.label}, reported reflected (6 − mean) as ${f.factor.reportedAs}` : `Published factor ${f.factor.code} ${f.factor.label}`;
   const head =

@@ -157,7 +157,7 @@ export const MindProfile = named('MindProfile', Type.Object({
       confidence: Type.Number(),
       snapshots: Type.Number({ description: 'Snapshots that contributed a score' }),
       words: Type.Number({ description: 'Words of the snapshots that contributed a score' }),
-      note: Nullable(Type.String({ description: 'How far to trust the aggregate (Big Five): words over all snapshots, the measurement band, the model’s held-out skill' })),
+      note: Nullable(Type.String({ description: 'How far to trust the aggregate: for Big Five the words over all snapshots, the measurement band and the model’s held-out skill; for a questionnaire (ipip-bfm-50) what it rests on and that no one has checked role-played answers against the person’s own; null for other measures' })),
     }),
   ),
   style: Type.Record(Type.String(), Nullable(Type.Number()), { description: 'Communication-style measures by name' }),

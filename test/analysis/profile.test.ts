@@ -149,3 +149,20 @@ test('trajectories say whether a change exceeds the measurement noise', () => {
   // A single snapshot: no change to report.
   assert.equal(buildProfile([snapshot('a', '2020-01-01', 2000, 0.4)]).trajectories[0]!.change, null);
 });
+
+test('questionnaire rows pooled in the profile say how far to trust them; none scored says so', () => {
+  const ipip = (score: number | null, confidence: number): PsychometricResult => ({ instrument: 'ipip-bfm-50', name: 'openness', score, percentile: null, confidence, evidence: [], note: 'per snapshot' });
+  const withRows = (id: string, date: string, words: number, row: PsychometricResult) => snapshot(id, date, words, 0.5, { psychometrics: [trait('openness', 0.5), row] });
+  const pooled = buildProfile([withRows('a', '2024-01-01', 1000, ipip(0.6, 0.5)), withRows('b', '2024-06-01', 3000, ipip(0.8, 0.7))]).traits.find((t) => t.instrument === 'ipip-bfm-50')!;
+  assert.ok(pooled.score! > 0.6 && pooled.score! < 0.8);
+  assert.equal(pooled.percentile, null);
+  assert.equal(pooled.words, 4000);
+  assert.match(pooled.note!, /^Questionnaire, not text analysis: a language model answered the .+ in character/);
+  assert.match(pooled.note!, /mean of 2 snapshots .*4,000 words/);
+  assert.match(pooled.note!, /nothing here has checked them against the person's own answers/);
+  const none = buildProfile([withRows('a', '2024-01-01', 1000, ipip(null, 0))]).traits.find((t) => t.instrument === 'ipip-bfm-50')!;
+  assert.equal(none.score, null);
+  assert.match(none.note!, /no score in the one snapshot that has its rows/);
+  // Measures without an aggregate note keep none.
+  assert.equal(buildProfile([withRows('a', '2024-01-01', 1000, ipip(0.6, 0.5))]).traits.find((t) => t.instrument === 'communication_style')?.note ?? null, null);
+});

@@ -1074,7 +1074,7 @@ export interface components {
                 instrument: string;
                 /** @example openness */
                 name: string;
-                /** @description How far to trust the aggregate (Big Five): words over all snapshots, the measurement band, the model’s held-out skill */
+                /** @description How far to trust the aggregate: for Big Five the words over all snapshots, the measurement band and the model’s held-out skill; for a questionnaire (ipip-bfm-50) what it rests on and that no one has checked role-played answers against the person’s own; null for other measures */
                 note: string | null;
                 /** @description Big Five: the pooled value’s rank among the norm corpus of real speakers */
                 percentile: number | null;
