@@ -3,8 +3,8 @@
  * mind's own turns in scope, fused with reciprocal rank fusion (Cormack, Clarke & Büttcher 2009):
  *
  *  - lexical: full-text search over what the person said (weight A) and the question it
- *    answered (B), at most MAX_CANDIDATES — ts_rank order in the database, or BM25 over the
- *    scope's cached in-process index (the default on the embedded database: lexical-index.ts);
+ *    answered (B), at most MAX_CANDIDATES — BM25 over the scope's cached in-process index (the
+ *    default: lexical-index.ts), or ts_rank order in the database;
  *  - semantic: vector similarity of the message to each turn's text (SEMANTIC_CANDIDATES);
  *  - question: vector similarity of the message to the question each turn answered — the
  *    person's answer to the question most like this one (SEMANTIC_CANDIDATES).
@@ -125,6 +125,10 @@ interface TurnRow {
   qsim: number | string | null;
 }
 
+/** `turns t join snapshots s … where` the turns are the person's own, in scope: add `and …` conditions after it. */
+const mindTurnsInScope = (scope: MindScope): SQL => sql`turns t join snapshots s on s.id = t.snapshot_id
+    where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${inScope(scope.organizationId, scope.mindId, scope.asOfDate)}`;
+
 /** `{a,b,c}`: a PostgreSQL array literal of values that need no quoting (uuids, numbers). */
 const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
 
@@ -137,15 +141,15 @@ const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join('
  *
  * Cost (bench/simulate.ts): in the database, the mind's turns are read through turns_mind_idx and
  * each one's stored tsv is tested (`@@`), the matches are ts_ranked and the best MAX_CANDIDATES
- * kept; with the in-process index, about a millisecond and no scan in the database; the
- * vector rankings add an exact scan of the mind's vectors (pgvector) or a few hundred
- * microseconds in process; the candidates' text and context are read once.
+ * kept, and the candidates' text and context are read once; with the in-process index, a few
+ * milliseconds and no scan in the database, which returns only ids and ranks (the index holds
+ * the turns). The vector rankings add an exact scan of the mind's vectors (pgvector) or about a
+ * millisecond in process.
  */
 export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly string[], options: RetrieveOptions = {}): Promise<MemoryTurn[]> {
   const query = tsQueryText(terms);
   const where = inScope(scope.organizationId, scope.mindId, scope.asOfDate);
-  const turnsOf = sql`turns t join snapshots s on s.id = t.snapshot_id
-    where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${where}`;
+  const turnsOf = mindTurnsInScope(scope);
   const semantic = options.semantic ?? null;
   const limit = semantic?.limit ?? SEMANTIC_CANDIDATES;
 
@@ -242,7 +246,7 @@ export async function retrieveMemory(db: Db, scope: MindScope, terms: readonly s
     );
     const missing = ranks.filter((r) => !held.turn(r.id)).map((r) => r.id);
     // Only if the index was built a moment before a snapshot changed: read those rows.
-    const read = missing.length ? new Map((await turnRows(db, scope, missing, semantic)).map((r) => [r.id, r])) : null;
+    const read = missing.length ? new Map((await turnRows(db, scope, missing)).map((r) => [r.id, r])) : null;
     const turns: MemoryTurn[] = [];
     for (const r of ranks) {
       const turn = held.turn(r.id);
@@ -282,13 +286,11 @@ const similarities = (semantic: SemanticQuery | null): SQL =>
 const embeddingJoin = (semantic: SemanticQuery | null, turnId: SQL = sql`t.id`): SQL =>
   semantic?.search.kind === 'pgvector' ? sql`left join turn_embeddings e on e.turn_id = ${turnId} and e.embedder = ${semantic.embedder}` : sql``;
 
-/** The rows of the scope's turns with these ids (unranked). */
-async function turnRows(db: Db, scope: MindScope, ids: readonly string[], semantic: SemanticQuery | null): Promise<TurnRow[]> {
+/** The rows of the scope's turns with these ids (unranked; their ranks and similarities come with the ids). */
+async function turnRows(db: Db, scope: MindScope, ids: readonly string[]): Promise<TurnRow[]> {
   return rowsOf<TurnRow>(
-    await db.execute(sql`${selectTurns(semantic)}
-      from (select null::bigint as lrk, null::bigint as srk, null::bigint as qrk) c, turns t join snapshots s on s.id = t.snapshot_id ${embeddingJoin(semantic)}
-      where t.id = any(${arrayLiteral(ids)}::uuid[]) and t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId}
-        and ${inScope(scope.organizationId, scope.mindId, scope.asOfDate)}`),
+    await db.execute(sql`${selectTurns(null)}
+      from (select null::bigint as lrk, null::bigint as srk, null::bigint as qrk) c, ${mindTurnsInScope(scope)} and t.id = any(${arrayLiteral(ids)}::uuid[])`),
   );
 }
 
@@ -351,12 +353,9 @@ function byFusedRank(a: MemoryTurn, b: MemoryTurn): number {
  * never per request.
  */
 export async function scopeTurns(db: Db, scope: MindScope): Promise<MemoryTurn[]> {
-  const where = inScope(scope.organizationId, scope.mindId, scope.asOfDate);
   const rows = rowsOf<TurnRow>(
-    await db.execute(sql`select t.id, t.snapshot_id, t.text, t.context, t.start_ms, t.seq, t.reply_words, s.mindset_date,
-        s.speakers_labelled is false as unlabelled, null as lrk, null as srk, null as qrk, null as sim, null as qsim
-      from turns t join snapshots s on s.id = t.snapshot_id
-      where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${where}
+    await db.execute(sql`${selectTurns(null)}
+      from (select null::bigint as lrk, null::bigint as srk, null::bigint as qrk) c, ${mindTurnsInScope(scope)}
       order by s.mindset_date, t.snapshot_id, t.seq`),
   );
   return rows.map((r) => toMemoryTurn(r, null));
@@ -365,8 +364,7 @@ export async function scopeTurns(db: Db, scope: MindScope): Promise<MemoryTurn[]
 /** How many of the mind's turns are in scope (what an in-process index of the scope would hold). */
 export async function scopeTurnCount(db: Db, scope: MindScope): Promise<number> {
   const rows = rowsOf<{ n: number | string }>(
-    await db.execute(sql`select count(*) as n from turns t join snapshots s on s.id = t.snapshot_id
-      where t.organization_id = ${scope.organizationId} and t.mind_id = ${scope.mindId} and t.is_mind and ${inScope(scope.organizationId, scope.mindId, scope.asOfDate)}`),
+    await db.execute(sql`select count(*) as n from ${mindTurnsInScope(scope)}`),
   );
   return Number(rows[0]?.n ?? 0);
 }
