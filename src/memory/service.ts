@@ -20,10 +20,11 @@ export type VectorSearch = 'pgvector' | 'process';
 export type LexicalSearch = 'database' | 'process';
 
 /**
- * Over this many turns in scope (≈ 1,000 one-hour transcripts; an index of ≈ 100 MB), 'auto'
- * leaves full-text search to the database rather than hold the index in every replica.
+ * Over this many turns in scope (≈ 500 one-hour transcripts; an index of ≈ 95 MB, measured at
+ * 17.5 MB for 5,584 turns, mostly their text), 'auto' leaves full-text search to the database
+ * rather than hold the index in every replica.
  */
-export const MAX_PROCESS_TURNS = 60_000;
+export const MAX_PROCESS_TURNS = 30_000;
 /** Cached in place of an index the size limit declined, so the count is not taken again for the same scope. */
 const DECLINED = Object.freeze({ byteLength: 0 });
 
