@@ -23,9 +23,13 @@ export function MindPage({ mindId, tab }: { mindId: string; tab: MindTab }) {
     const timer = setInterval(async () => {
       const statuses = await Promise.all(activeKey.split(',').map((id) => client.getSnapshotStatus(mindId, id).catch(() => null)));
       if (stopped) return;
-      const byId = new Map(statuses.filter((s) => s !== null).map((s) => [s.id, s]));
+      // Progress of those still open is merged in place; a finished one waits for the reload,
+      // which brings its whole row (a status has no word count: merged, a completed row showed
+      // 0 words until the list came back).
+      const finished = (s: { status: string }) => s.status === 'completed' || s.status === 'failed';
+      const byId = new Map(statuses.filter((s) => s !== null && !finished(s)).map((s) => [s!.id, s!]));
       snaps.setData((list) => list?.map((s) => (byId.has(s.id) ? { ...s, ...byId.get(s.id)! } : s)));
-      if (statuses.some((s) => s && (s.status === 'completed' || s.status === 'failed'))) {
+      if (statuses.some((s) => s && finished(s))) {
         snaps.reload();
         mind.reload();
       }
