@@ -192,7 +192,10 @@ describe('separate worker processes on PostgreSQL', { skip: !onPostgres() && 'ne
       for (const id of ids) assert.equal((await waitForSnapshot(s, mind.id, id, 90_000)).status, 'completed');
       const rows = ((await s.ctx.db.execute(sql`select attempts from snapshots where mind_id = ${mind.id}`)) as any).rows;
       assert.deepEqual(rows.map((r: any) => r.attempts), [1, 1, 1, 1, 1, 1]);
-      const processed = workers.map((w) => w.logs().filter((l) => l.msg === 'snapshot processed').map((l) => l.snapshotId as string));
+      // A worker logs "snapshot processed" after the commit the test saw: its line may still be on its way through the pipe.
+      const processedBy = () => workers.map((w) => w.logs().filter((l) => l.msg === 'snapshot processed').map((l) => l.snapshotId as string));
+      for (const deadline = Date.now() + 10_000; processedBy().flat().length < ids.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      const processed = processedBy();
       for (const [i, p] of processed.entries()) assert.ok(p.length >= 1, `worker ${i} processed ${p.length} snapshots`);
       assert.deepEqual(processed.flat().sort(), [...ids].sort(), 'each snapshot processed by exactly one worker, once');
     } finally {
