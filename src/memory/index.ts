@@ -10,5 +10,6 @@ export { leansOnConversation, recall, type Recall, type RecallOptions } from './
 export { Memory, memoryFor, type LexicalSearch, type VectorSearch } from './service.ts';
 export { LexicalIndex, type LexicalHit, type LexicalTurn } from './lexical-index.ts';
 export { embedSnapshot, queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
-export { IndexCache, VectorIndex, VectorIndexCache } from './vector-index.ts';
+export { IndexCache } from './index-cache.ts';
+export { VectorIndex } from './vector-index.ts';
 export { MindRerankers, rerankersFor } from './rerankers.ts';

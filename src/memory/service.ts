@@ -14,7 +14,8 @@ import { PersonaCache } from './profile.ts';
 import { scopeTurnCount, scopeTurns } from './retrieve.ts';
 import { inScope, type MindScope } from './scope.ts';
 import { decodeVector } from './vectors.ts';
-import { IndexCache, VectorIndex, VectorIndexCache, type IndexedTurn } from './vector-index.ts';
+import { IndexCache } from './index-cache.ts';
+import { VectorIndex, type IndexedTurn } from './vector-index.ts';
 
 export type VectorSearch = 'pgvector' | 'process';
 export type LexicalSearch = 'database' | 'process';
@@ -30,7 +31,7 @@ const DECLINED = Object.freeze({ byteLength: 0 });
 
 export class Memory {
   readonly personas = new PersonaCache();
-  readonly indexes = new VectorIndexCache();
+  readonly indexes = new IndexCache<VectorIndex>();
   readonly lexicalIndexes = new IndexCache<LexicalIndex<MemoryTurn> | typeof DECLINED>();
   private search: Promise<VectorSearch> | null = null;
 

@@ -1,7 +1,8 @@
 /** The in-process exact search (databases without pgvector): int8 quantization keeps the ranking of float cosines. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { VectorIndex, VectorIndexCache } from '../../src/memory/vector-index.ts';
+import { IndexCache } from '../../src/memory/index-cache.ts';
+import { VectorIndex } from '../../src/memory/vector-index.ts';
 import { decodeVector, encodeVector, vectorLiteral } from '../../src/memory/vectors.ts';
 
 /** A deterministic pseudo-random unit vector (xorshift). */
@@ -66,7 +67,7 @@ test('vectors survive the bytea and pgvector encodings', () => {
 });
 
 test('the cache keeps indexes by key, evicts the least recently used, and forgets failed loads', async () => {
-  const cache = new VectorIndexCache(2);
+  const cache = new IndexCache<VectorIndex>(2);
   let loads = 0;
   const load = () => {
     loads++;
