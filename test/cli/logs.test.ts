@@ -82,16 +82,22 @@ test('mindprint serve: readable lines on a pseudo-terminal, JSON lines on a pipe
   const command = [process.execPath, BIN, 'serve'].map((a) => `'${a}'`).join(' ');
   const proc = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env, MINDPRINT_DATA_DIR: tty }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
+  let err = '';
   proc.stdout.on('data', (d) => (out += d));
+  proc.stderr.on('data', (d) => (err += d));
+  // Registered now: if `script` ends by itself (no pseudo-terminal, serve failed), 'exit' has been
+  // emitted before the finally below, and waiting for it there would never end.
+  const exited = new Promise((r) => proc.once('exit', r));
+  const seen = () => `exit code ${proc.exitCode}, signal ${proc.signalCode}\nstdout:\n${out}\nstderr:\n${err}`;
   try {
     const deadline = Date.now() + 90_000;
-    while (!/Mindprint is serving/.test(out) && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.match(out, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Mindprint is serving\r?$/m, out);
-    assert.match(out, /^ {4}database: "pglite"\r?$/m, out);
-    assert.ok(!out.split(/\r?\n/).some((l) => l.startsWith('{')), `no JSON line on a terminal:\n${out}`);
+    while (!(/Mindprint is serving/.test(out) && /^ {4}database: /m.test(out)) && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.match(out, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: Mindprint is serving\r?$/m, seen());
+    assert.match(out, /^ {4}database: "pglite"\r?$/m, seen());
+    assert.ok(!out.split(/\r?\n/).some((l) => l.startsWith('{')), `no JSON line on a terminal:\n${seen()}`);
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((r) => proc.once('exit', r));
+    if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
+    await exited;
     await rm(tty, { recursive: true, force: true });
   }
 });
