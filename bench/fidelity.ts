@@ -24,6 +24,7 @@
  * Run: node --import tsx bench/fidelity.ts   (writes bench/results/fidelity.md; sections added
  * by hand after the generated ones — "## Before: …" and the like — are kept)
  *      node --import tsx bench/fidelity.ts --development   (development split only, printed: for tuning)
+ *      FIDELITY_DUMP=file.json …   also writes every question's answer and scores (to compare two versions question by question)
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -407,6 +408,7 @@ async function main(): Promise<void> {
   const development = process.argv.includes('--development');
   const cases = buildCases(convs).filter((c) => !development || c.split === 'development');
   const result = await fidelity(cases);
+  if (process.env.FIDELITY_DUMP) writeFileSync(process.env.FIDELITY_DUMP, JSON.stringify(result.records.map((r) => ({ q: r.question, gold: r.gold, a: r.after.text, s: r.s }))));
   if (development) {
     console.log([...HEADER, line('development', result.records)].join('\n'));
     return;

@@ -163,3 +163,23 @@ test('the shipped reranker model is what scripts/train-reranker.ts trains (--che
   assert.match(out.stdout, /reranker\.json is what this script trains/);
   assert.match(out.stdout, /picks the best of the top 10/);
 });
+
+test('a name after "to" is what is asked about, not a verb: "move to China" is answered from the turn on China', async () => {
+  const { understand } = await import('../../src/simulation/extractive/query.ts');
+  for (const [message, name] of [['Would you ever move to China?', 'China'], ['Would you talk to Putin?', 'Putin'], ['What would you say to investors at Sequoia?', 'Sequoia']] as const) {
+    assert.ok(understand(message, []).phrases.some((p) => p.text === name), `${message}: ${JSON.stringify(understand(message, []).phrases)}`);
+  }
+  // "move" in two turns, China in one: the verb must not outweigh the name.
+  const mover: MemoryTurn[] = [
+    turn('team', 2, 'I think the team is everything. You hire people who are better than you and then you get out of their way.', 'How do you run the company?'),
+    turn('move-fast', 12, 'We move fast and we break things, and then we move on to the next thing before anyone notices.', 'How do you run the team?'),
+    turn('rockets', 20, 'Rockets are hard. Most of the cost is in throwing the rocket away, so reusability is the whole game for us.', 'Why reusable rockets?'),
+    turn('move-left', 30, 'The implant lets a patient move a cursor, or move their left hand again, just by thinking about it.', 'What can the device do?'),
+    turn('ai', 40, 'Artificial intelligence is the most powerful technology we have built, and it needs some oversight, like any dangerous thing.', 'Are you worried about AI?'),
+    turn('china', 50, 'I have spent a lot of time in China and met the leadership many times. The number of smart, hardworking people there is incredible, and I would not bet against them.', 'What do people get wrong about China?'),
+    turn('cars', 60, 'Electric cars were always going to win. The question was only how many years it would take and who would build them.', 'What about electric cars?'),
+    turn('work', 70, 'I work most of the week, and I sleep at the factory when a line is stuck. That is not a lifestyle I would recommend.', 'How much do you work?'),
+  ];
+  const r = await engine.generate({ mindName: persona.name, message: 'Would you ever move to China?', history: [], memory: mover, persona });
+  assert.deepEqual(r.evidence.map((e) => e.turnId), ['china'], r.text);
+});

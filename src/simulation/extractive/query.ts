@@ -182,12 +182,15 @@ export function phrasesOf(message: string, verbsIfNone = true): Phrase[] {
     yours = false;
   };
   const verbs: Token[] = [];
+  const starts = new Set(sentences(message).map((s) => s.start));
   toks.forEach((t, i) => {
     const prev = toks[i - 1];
     const gap = prev ? message.slice(prev.start + prev.raw.length, t.start) : '';
     // Punctuation other than a hyphen or a space ends a phrase.
     if (run.length > 0 && !/^[\s-]*$/.test(gap)) flush();
-    const verbal = (prev !== undefined && BEFORE_VERB.has(prev.word) && run.length === 0) || REQUEST_VERBS.has(t.word) || /ly$/.test(t.word);
+    // A capitalised word inside a sentence is a name, not a verb after "to" ("move to China", "talk to Putin").
+    const name = /^\p{Lu}/u.test(t.raw) && !starts.has(t.start) && t.word !== 'i';
+    const verbal = (prev !== undefined && BEFORE_VERB.has(prev.word) && run.length === 0 && !name) || REQUEST_VERBS.has(t.word) || /ly$/.test(t.word);
     if (!isTopicWord(t.word) || verbal) {
       flush();
       if (POSSESSIVE_YOUR.has(t.word)) yours = true;
