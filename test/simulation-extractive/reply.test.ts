@@ -164,11 +164,15 @@ test('the shipped reranker model is what scripts/train-reranker.ts trains (--che
   assert.match(out.stdout, /picks the best of the top 10/);
 });
 
-test('a name after "to" is what is asked about, not a verb: "move to China" is answered from the turn on China', async () => {
+test('a name after "to" is what is asked about, not a verb ("move to China" is answered from the turn on China); "your advice" is not a topic', async () => {
   const { understand } = await import('../../src/simulation/extractive/query.ts');
   for (const [message, name] of [['Would you ever move to China?', 'China'], ['Would you talk to Putin?', 'Putin'], ['What would you say to investors at Sequoia?', 'Sequoia']] as const) {
     assert.ok(understand(message, []).phrases.some((p) => p.text === name), `${message}: ${JSON.stringify(understand(message, []).phrases)}`);
   }
+  // A noun that asks for the person's say ("your advice", "your opinion") is not the topic when the message names another.
+  assert.deepEqual(understand("What's your advice for someone who can't sleep?", []).phrases.map((p) => p.text), ['sleep']);
+  assert.deepEqual(understand("What's your opinion on tariffs?", []).phrases.map((p) => p.text), ['tariffs']);
+  assert.deepEqual(understand('What is your advice?', []).phrases.map((p) => p.text), ['advice']);
   // "move" in two turns, China in one: the verb must not outweigh the name.
   const mover: MemoryTurn[] = [
     turn('team', 2, 'I think the team is everything. You hire people who are better than you and then you get out of their way.', 'How do you run the company?'),

@@ -161,6 +161,8 @@ const BEFORE_VERB = new Set(
 );
 /** Imperatives that open requests ("describe your …"): not topics. */
 const REQUEST_VERBS = new Set(['describe', 'explain', 'discuss', 'share', 'elaborate', 'define', 'list', 'compare', 'imagine', 'consider', 'walk']);
+/** Nouns that ask for the person's say rather than name a topic ("your advice for someone who can't sleep", "your take on pricing"). */
+const REQUEST_NOUNS = new Set(['advice', 'opinion', 'opinions', 'thoughts', 'take', 'recommendation', 'recommendations', 'tip', 'tips', 'suggestion', 'suggestions', 'stance']);
 const POSSESSIVE_YOUR = new Set(['your', 'yours', "your's"]);
 
 /**
@@ -190,7 +192,7 @@ export function phrasesOf(message: string, verbsIfNone = true): Phrase[] {
     if (run.length > 0 && !/^[\s-]*$/.test(gap)) flush();
     // A capitalised word inside a sentence is a name, not a verb after "to" ("move to China", "talk to Putin").
     const name = /^\p{Lu}/u.test(t.raw) && !starts.has(t.start) && t.word !== 'i';
-    const verbal = (prev !== undefined && BEFORE_VERB.has(prev.word) && run.length === 0 && !name) || REQUEST_VERBS.has(t.word) || /ly$/.test(t.word);
+    const verbal = (prev !== undefined && BEFORE_VERB.has(prev.word) && run.length === 0 && !name) || REQUEST_VERBS.has(t.word) || REQUEST_NOUNS.has(t.word) || /ly$/.test(t.word);
     if (!isTopicWord(t.word) || verbal) {
       flush();
       if (POSSESSIVE_YOUR.has(t.word)) yours = true;
@@ -200,8 +202,9 @@ export function phrasesOf(message: string, verbsIfNone = true): Phrase[] {
     run.push(t);
   });
   flush();
-  // A question about a doing ("How do you lead?") is about that verb.
-  if (out.length === 0 && verbsIfNone) for (const t of verbs) out.push({ text: t.raw, stems: [stem(t.word)], yours: false, main: t.main });
+  // A question about a doing ("How do you lead?") is about that verb; "What's your advice?" about the advice only when it names nothing else.
+  const doings = verbs.some((t) => !REQUEST_NOUNS.has(t.word)) ? verbs.filter((t) => !REQUEST_NOUNS.has(t.word)) : verbs;
+  if (out.length === 0 && verbsIfNone) for (const t of doings) out.push({ text: t.raw, stems: [stem(t.word)], yours: false, main: t.main });
   return out;
 }
 
