@@ -58,8 +58,8 @@ test('a topic change in a conversation gets its own answer, not the previous one
 
 test('a message with a new content word is not a follow-up; one without is', () => {
   const history = [{ role: 'user' as const, text: 'What would you do about taxes for the middle class?' }, { role: 'assistant' as const, text: '…' }];
-  for (const m of ['And what about the deficit?', 'Tell me about pizza.', 'What would you do to reduce the deficit?']) assert.equal(understand(m, history).leansOnHistory, false, m);
-  for (const m of ['Why?', 'Can you say more about that?', 'What do you mean?', 'Give me an example.', 'Why does that matter?', 'And how would you pay for it?']) assert.equal(understand(m, history).leansOnHistory, true, m);
+  for (const m of ['And what about the deficit?', 'Tell me about pizza.', 'What would you do to reduce the deficit?', 'What do they think about Medicare?']) assert.equal(understand(m, history).leansOnHistory, false, m);
+  for (const m of ['Why?', 'Can you say more about that?', 'What do you mean?', 'Give me an example.', 'Why does that matter?', 'And how would you pay for it?', 'And what if they insist?']) assert.equal(understand(m, history).leansOnHistory, true, m);
   assert.equal(understand('Give me an example.', history).followUp, 'example');
   assert.equal(understand('Why?', history).followUp, 'why');
 });

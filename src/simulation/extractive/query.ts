@@ -242,8 +242,8 @@ export function isFollowUp(message: string, history: readonly ConversationMessag
   return fresh.every((s) => GENERIC_PREDICATES.has(s) || !named.has(s));
 }
 
-/** Words pointing back at what was just said. */
-const BACK_REFERENCES = new Set(['that', 'this', 'it', 'those', 'these', 'them', "that's", "it's"]);
+/** Words pointing back at what was just said, or at whom it was about ("And what if they insist?"). */
+const BACK_REFERENCES = new Set(['that', 'this', 'it', 'those', 'these', 'them', "that's", "it's", 'they', "they're", 'he', 'she', 'him']);
 /** What one asks about something just said without naming a new topic ("does that matter?", "how soon?"). */
 const GENERIC_PREDICATES = new Set(
   'matter matters important work works happen happened true right wrong possible different hard easy good bad feel fair real soon long much often fast quickly far many later'.split(' ').map((w) => stem(w)),
