@@ -187,3 +187,16 @@ test('a name after "to" is what is asked about, not a verb ("move to China" is a
   const r = await engine.generate({ mindName: persona.name, message: 'Would you ever move to China?', history: [], memory: mover, persona });
   assert.deepEqual(r.evidence.map((e) => e.turnId), ['china'], r.text);
 });
+
+test('the reply names what was asked, all of it: "prompt injection" is answered from a passage about prompt injection, not about prompts', async () => {
+  const researcher: MemoryTurn[] = [
+    turn('intro', 2, 'I started writing the first guide to prompting on the internet, and it grew into a company that teaches it.', 'How did you get started?'),
+    turn('prompts', 10, 'The model was smart enough to figure out what a typo in the prompt meant, but not smart enough to stop itself. You could not stop it with a better prompt, and I think people should stop writing long prompts to stop a model from doing things.', 'Before we get to prompt injection: how do you stop a model from misreading a prompt?'),
+    turn('injection', 20, 'Prompt injection is not solvable, only mitigatable. What helps is fine-tuning on the one task the model should do.', 'Can companies protect themselves?'),
+    turn('agents', 30, 'Agents are where this gets dangerous, because an agent can act on what it reads: send the email, move the money.', 'What about agents?'),
+    turn('roles', 40, 'Role prompting, telling the model it is a math professor, does very little for accuracy on modern models.', 'Does role prompting work?'),
+    turn('examples', 50, 'Few-shot prompting is still the technique I would teach first: show the model two or three examples of exactly what you want.', 'What would you teach first?'),
+  ];
+  const r = await engine.generate({ mindName: persona.name, message: 'How do I stop prompt injection?', history: [], memory: researcher, persona });
+  assert.deepEqual(r.evidence.map((e) => e.turnId), ['injection'], r.text);
+});

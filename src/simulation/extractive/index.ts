@@ -65,6 +65,15 @@ function phraseCovered(phrase: Phrase, ranked: readonly RankedTurn[], splits: Re
   return ranked.some((r) => has(r, head) && rest.filter((s) => has(r, s)).length >= needed);
 }
 
+/** How many of `phrases` (stems, head last) the candidate's passage names: the head and at least half of the other words. */
+function namedPhrases(c: Candidate, phrases: readonly (readonly string[])[]): number {
+  const said = new Set(c.passage.used.flatMap((u) => contentStems(u.span.text)));
+  return phrases.filter((stems) => {
+    const rest = stems.slice(0, -1);
+    return said.has(stems.at(-1)!) && rest.filter((x) => said.has(x)).length >= Math.ceil(rest.length / 2);
+  }).length;
+}
+
 /** Whether no turn uses any word of `phrase`: the person never talked about it at all. */
 function phraseAbsent(phrase: Phrase, ranked: readonly RankedTurn[], splits: ReadonlyMap<string, [string, string]>): boolean {
   const stems = new Set(rankedStems(phrase, splits));
@@ -142,7 +151,20 @@ export function twoAsks(message: string): [string, string] | null {
  */
 function chooseReply(
   input: EngineInput,
-  o: { embed: Embed; model: RerankModel; onCandidates?: AnswerOptions['onCandidates']; ranked: readonly RankedTurn[]; weight: Map<string, number>; budget: number; addressees: Addressees; saidBefore: AlreadySaid; followUp: FollowUpKind | null; query: string },
+  o: {
+    embed: Embed;
+    model: RerankModel;
+    onCandidates?: AnswerOptions['onCandidates'];
+    ranked: readonly RankedTurn[];
+    weight: Map<string, number>;
+    budget: number;
+    addressees: Addressees;
+    saidBefore: AlreadySaid;
+    followUp: FollowUpKind | null;
+    query: string;
+    /** Stems of each main phrase of the message that memory covers (as the ranking matched them). */
+    phrases: readonly (readonly string[])[];
+  },
 ): UsedSentence[] {
   const cited = new Map<string, number[]>();
   if (o.followUp) {
@@ -177,6 +199,13 @@ function chooseReply(
       );
     const naming = candidates.filter((c) => c.passage.relevance > 0 || isNear(c));
     if (naming.length > 0) candidates = naming;
+    // Of those, the passages that name the most of what was asked ("prompt injection", not only
+    // "prompt"): a turn that names it only elsewhere, or only a verb of the message, is not the answer.
+    if (!own && !o.followUp && o.phrases.length > 0) {
+      const named = candidates.map((c) => namedPhrases(c, o.phrases));
+      const most = Math.max(0, ...named);
+      if (most > 0) candidates = candidates.filter((_, i) => named[i] === most);
+    }
     o.onCandidates?.(candidates, budget);
     const topRelevance = Math.max(0, ...candidates.map((c) => c.passage.relevance));
     const bareFollowUp = o.followUp !== null && contentStems(input.message).length === 0;
@@ -286,7 +315,7 @@ export function answer(input: EngineInput, options: AnswerOptions = {}): EngineR
   let composed: { text: string; used: UsedSentence[] };
   if (embed && model) {
     const weight = new Map(query.map((q) => [q.stem, q.weight * (idf.get(q.stem) ?? 0)]));
-    const used = chooseReply(input, { embed, model, onCandidates: options.onCandidates, ranked: sources, weight, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, query: queryText });
+    const used = chooseReply(input, { embed, model, onCandidates: options.onCandidates, ranked: sources, weight, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, query: queryText, phrases: main.filter((p) => covered.get(p)).map((p) => rankedStems(p, splits)) });
     // The answer is its evidence: each passage quoted exactly as it was said.
     composed = { text: evidenceFor(used).map((e) => e.quote.replace(/\n/g, ' ')).join(' '), used };
   } else {
