@@ -200,3 +200,14 @@ test('the reply names what was asked, all of it: "prompt injection" is answered 
   const r = await engine.generate({ mindName: persona.name, message: 'How do I stop prompt injection?', history: [], memory: researcher, persona });
   assert.deepEqual(r.evidence.map((e) => e.turnId), ['injection'], r.text);
 });
+
+test('a phrase is named where its words meet in one sentence: "fit" here and "product" there is not product-market fit', async () => {
+  const builder: MemoryTurn[] = [
+    turn('trunk', 2, 'My mother said anything we could fit in the trunk, we could bring home. So I have been building product my whole life, because I love how things work.', 'How did you start?'),
+    turn('interviews', 10, 'We interview people who just switched, and we map the timeline of their purchase from the first thought to the moment they bought.', 'How do you run an interview?'),
+    turn('progress', 20, 'People do not buy products, they buy progress. The struggle is what creates demand, not the feature list.', 'What creates demand?'),
+  ];
+  const memory = [...builder, turn('fit', 30, 'I can tell you what the demand side is asking for, and then we can see how your product fits it and what you have to change.', 'Can you find the jobs for us?')];
+  const r = await engine.generate({ mindName: persona.name, message: 'How do I know if I have product-market fit?', history: [], memory, persona });
+  assert.deepEqual(r.evidence.map((e) => e.turnId), ['fit'], r.text);
+});

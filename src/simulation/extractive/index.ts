@@ -19,6 +19,7 @@ import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './repli
 import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, turnVectors, type Candidate, type Embed, type RerankModel } from '../rerank/index.ts';
 import { mainAskRanges, type FollowUpKind } from './query.ts';
 import { contentStems } from './text.ts';
+import { contextStemsOf, sentenceStemsOf } from './turn-index.ts';
 
 export { extractSearchTerms, buildQuery, isFollowUp, understand, phrasesOf, socialIntent, followUpKind, MAX_SEARCH_TERMS, type QueryTerm, type Phrase, type Understanding } from './query.ts';
 export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
@@ -52,26 +53,32 @@ function rankedStems(phrase: Phrase, splits: ReadonlyMap<string, [string, string
 }
 
 /**
- * Whether some turn talks about `phrase`: it has the phrase's last word (its head: "topping" of
- * "favourite pizza topping") and at least half of the others ("climate change" needs both words;
- * "denied enhanced security" the head and one more) — the person's own, for "your mother".
+ * Whether the words of a phrase (stems, head last) meet in one of `units` (sentences, or the
+ * question a turn answered): its head ("topping" of "favourite pizza topping") and at least half
+ * of the others ("climate change" needs both words; "denied enhanced security" the head and one
+ * more). Words of the phrase scattered over a turn ("fit" in one sentence, "product" in another)
+ * do not talk about "product-market fit".
  */
-function phraseCovered(phrase: Phrase, ranked: readonly RankedTurn[], splits: ReadonlyMap<string, [string, string]>, own: ReadonlyMap<string, RegExp>): boolean {
-  const stems = rankedStems(phrase, splits);
+function phraseIn(stems: readonly string[], units: Iterable<ReadonlySet<string>>): boolean {
   const head = stems.at(-1)!;
   const rest = stems.slice(0, -1);
   const needed = Math.ceil(rest.length / 2);
-  const has = (r: RankedTurn, s: string) => r.matched.includes(s) && (!own.has(s) || own.get(s)!.test(r.turn.text));
-  return ranked.some((r) => has(r, head) && rest.filter((s) => has(r, s)).length >= needed);
+  for (const unit of units) if (unit.has(head) && rest.filter((x) => unit.has(x)).length >= needed) return true;
+  return false;
 }
 
-/** How many of `phrases` (stems, head last) the candidate's passage names: the head and at least half of the other words. */
+/** Whether some turn talks about `phrase` (in one sentence, or in the question it answered) — the person's own, for "your mother". */
+function phraseCovered(phrase: Phrase, ranked: readonly RankedTurn[], splits: ReadonlyMap<string, [string, string]>, own: ReadonlyMap<string, RegExp>): boolean {
+  const stems = rankedStems(phrase, splits);
+  const head = stems.at(-1)!;
+  const mine = (r: RankedTurn) => stems.every((s) => !own.has(s) || !r.matched.includes(s) || own.get(s)!.test(r.turn.text));
+  return ranked.some((r) => r.matched.includes(head) && mine(r) && phraseIn(stems, [...sentenceStemsOf(r.turn), contextStemsOf(r.turn)]));
+}
+
+/** How many of `phrases` (stems, head last) the candidate's passage names, each in one of its sentences. */
 function namedPhrases(c: Candidate, phrases: readonly (readonly string[])[]): number {
-  const said = new Set(c.passage.used.flatMap((u) => contentStems(u.span.text)));
-  return phrases.filter((stems) => {
-    const rest = stems.slice(0, -1);
-    return said.has(stems.at(-1)!) && rest.filter((x) => said.has(x)).length >= Math.ceil(rest.length / 2);
-  }).length;
+  const sentences = c.passage.used.map((u) => new Set(contentStems(u.span.text)));
+  return phrases.filter((stems) => phraseIn(stems, sentences)).length;
 }
 
 /** Whether no turn uses any word of `phrase`: the person never talked about it at all. */
@@ -120,6 +127,8 @@ const FOLLOW_UP_KIND_BONUS = 1.5;
 const FOLLOW_UP_ON_TOPIC = 0.5;
 /** Share of the budget each passage gets when the message asks two things. */
 const TWO_ASKS_SHARE = 0.6;
+/** Reply scores closer than this are a tie (a hundredth of a standardized feature's weight), broken by the newer turn. */
+const SCORE_TIE = 0.01;
 
 /** Options of `answer` beyond the input: the sentence embedding and the reranker model. */
 export interface AnswerOptions {
@@ -229,7 +238,9 @@ function chooseReply(
       return { c, score: score + near * NEAR_LAST_ANSWER_BONUS + (fits && onTopic ? FOLLOW_UP_KIND_BONUS : 0) };
     });
     scored.sort((a, b) => b.score - a.score);
-    return scored[0]?.c ?? null;
+    // Candidates the scores cannot tell apart: the newest is what the person thinks now.
+    const close = scored.filter((x) => x.score >= scored[0]!.score - SCORE_TIE);
+    return close.reduce<(typeof scored)[number] | undefined>((best, x) => (!best || x.c.turn.mindsetDate.getTime() > best.c.turn.mindsetDate.getTime() ? x : best), undefined)?.c ?? null;
   };
   const two = o.followUp ? null : twoAsks(input.message);
   if (!two) {
