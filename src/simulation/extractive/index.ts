@@ -127,6 +127,8 @@ const FOLLOW_UP_KIND_BONUS = 1.5;
 const FOLLOW_UP_ON_TOPIC = 0.5;
 /** Share of the budget each passage gets when the message asks two things. */
 const TWO_ASKS_SHARE = 0.6;
+/** A message naming more phrases than this (an interviewer's long question) is not asked about all of them. */
+const MAX_NAMED_PHRASES = 2;
 /** Reply scores closer than this are a tie (a hundredth of a standardized feature's weight), broken by the newer turn. */
 const SCORE_TIE = 0.01;
 
@@ -210,7 +212,7 @@ function chooseReply(
     if (naming.length > 0) candidates = naming;
     // Of those, the passages that name the most of what was asked ("prompt injection", not only
     // "prompt"): a turn that names it only elsewhere, or only a verb of the message, is not the answer.
-    if (!own && !o.followUp && o.phrases.length > 0) {
+    if (!own && !o.followUp && o.phrases.length > 0 && o.phrases.length <= MAX_NAMED_PHRASES) {
       const named = candidates.map((c) => namedPhrases(c, o.phrases));
       const most = Math.max(0, ...named);
       if (most > 0) candidates = candidates.filter((_, i) => named[i] === most);
