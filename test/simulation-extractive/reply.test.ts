@@ -71,6 +71,12 @@ const memory: MemoryTurn[] = [
 const input = (message: string, history: ConversationMessage[] = []): EngineInput => ({ mindName: persona.name, message, history, memory, persona });
 const engine = createExtractiveEngine();
 
+/** Asks `message` of a mind with memory `turns`: the evidence must be exactly the turns `ids`. */
+async function assertAnsweredFrom(turns: MemoryTurn[], message: string, ids: string[]): Promise<void> {
+  const r = await engine.generate({ mindName: persona.name, message, history: [], memory: turns, persona });
+  assert.deepEqual(r.evidence.map((e) => e.turnId), ids, r.text);
+}
+
 test('the answer is one passage of one turn: evidence is that passage, with turn, snapshot and time', async () => {
   const r = await engine.generate(input('How should a founder think about pricing?'));
   assert.equal(r.evidence.length, 1, JSON.stringify(r.evidence));
@@ -184,8 +190,7 @@ test('a name after "to" is what is asked about, not a verb ("move to China" is a
     turn('cars', 60, 'Electric cars were always going to win. The question was only how many years it would take and who would build them.', 'What about electric cars?'),
     turn('work', 70, 'I work most of the week, and I sleep at the factory when a line is stuck. That is not a lifestyle I would recommend.', 'How much do you work?'),
   ];
-  const r = await engine.generate({ mindName: persona.name, message: 'Would you ever move to China?', history: [], memory: mover, persona });
-  assert.deepEqual(r.evidence.map((e) => e.turnId), ['china'], r.text);
+  await assertAnsweredFrom(mover, 'Would you ever move to China?', ['china']);
 });
 
 test('the reply names what was asked, all of it: "prompt injection" is answered from a passage about prompt injection, not about prompts', async () => {
@@ -197,17 +202,14 @@ test('the reply names what was asked, all of it: "prompt injection" is answered 
     turn('roles', 40, 'Role prompting, telling the model it is a math professor, does very little for accuracy on modern models.', 'Does role prompting work?'),
     turn('examples', 50, 'Few-shot prompting is still the technique I would teach first: show the model two or three examples of exactly what you want.', 'What would you teach first?'),
   ];
-  const r = await engine.generate({ mindName: persona.name, message: 'How do I stop prompt injection?', history: [], memory: researcher, persona });
-  assert.deepEqual(r.evidence.map((e) => e.turnId), ['injection'], r.text);
+  await assertAnsweredFrom(researcher, 'How do I stop prompt injection?', ['injection']);
 });
 
 test('a phrase is named where its words meet in one sentence: "fit" here and "product" there is not product-market fit', async () => {
-  const builder: MemoryTurn[] = [
+  await assertAnsweredFrom([
     turn('trunk', 2, 'My mother said anything we could fit in the trunk, we could bring home. So I have been building product my whole life, because I love how things work.', 'How did you start?'),
     turn('interviews', 10, 'We interview people who just switched, and we map the timeline of their purchase from the first thought to the moment they bought.', 'How do you run an interview?'),
     turn('progress', 20, 'People do not buy products, they buy progress. The struggle is what creates demand, not the feature list.', 'What creates demand?'),
-  ];
-  const memory = [...builder, turn('fit', 30, 'I can tell you what the demand side is asking for, and then we can see how your product fits it and what you have to change.', 'Can you find the jobs for us?')];
-  const r = await engine.generate({ mindName: persona.name, message: 'How do I know if I have product-market fit?', history: [], memory, persona });
-  assert.deepEqual(r.evidence.map((e) => e.turnId), ['fit'], r.text);
+    turn('fit', 30, 'I can tell you what the demand side is asking for, and then we can see how your product fits it and what you have to change.', 'Can you find the jobs for us?'),
+  ], 'How do I know if I have product-market fit?', ['fit']);
 });
