@@ -213,3 +213,15 @@ test('a phrase is named where its words meet in one sentence: "fit" here and "pr
     turn('fit', 30, 'I can tell you what the demand side is asking for, and then we can see how your product fits it and what you have to change.', 'Can you find the jobs for us?'),
   ], 'How do I know if I have product-market fit?', ['fit']);
 });
+
+test('"Who are you?" without a self-description in memory: not a note "I wrote down", and never an empty reply', async () => {
+  const talks: MemoryTurn[] = [
+    turn('takeaways', 2, "I'm literally just going to give you these three takeaways I wrote down.", 'What should people remember?'),
+    turn('prompts', 10, 'Few-shot prompting is still the technique I would teach first, with two or three examples of exactly what you want.', 'What would you teach first?'),
+  ];
+  const r = await engine.generate({ mindName: persona.name, message: 'Who are you?', history: [], memory: talks, persona });
+  assert.deepEqual(r.evidence, [], r.text);
+  assert.match(r.text, /^I('m| am) Dana Reyes\.$/);
+  const withTopics = await engine.generate({ mindName: persona.name, message: 'Who are you?', history: [], memory: talks, persona: { ...persona, topics: [{ label: 'prompting', keywords: ['prompt'] }] } });
+  assert.match(withTopics.text, /talked about most is prompting|spoken about most is prompting/);
+});

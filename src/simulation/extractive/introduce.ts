@@ -19,7 +19,8 @@ const SELF_CUES: [RegExp, number][] = [
   [/\bas (?:president|governor|senator|ceo|founder|mayor|secretary|chairman|head)\b/i, 1],
   [/\bI(?:'ve| have) (?:been|spent)\b[^.?!]*\b(?:years?|decades?|career|life)\b/i, 2],
   [/\b(?:my|our) (?:job|work|career|company|companies|business|profession|role|background|lab|research|podcast|show|team|book)\b/i, 1.5],
-  [/\bI (?:work|worked|run|ran|started|founded|co-founded|lead|led|build|built|teach|taught|study|studied|research|write|wrote|grew up|was born|serve|served|created|invented|trained)\b/i, 1.5],
+  // ("I wrote down" a note is not a career.)
+  [/\bI (?:work|worked|run|ran|started|founded|co-founded|lead|led|build|built|teach|taught|study|studied|research|write|wrote|grew up|was born|serve|served|created|invented|trained)\b(?!\s+(?:\w+\s+)?down\b)/i, 1.5],
   [/\bas (?:a|an) (?:engineer|scientist|founder|doctor|teacher|businessman|businesswoman|researcher|writer|investor|lawyer|governor|senator|president|father|mother|parent|kid)\b/i, 1],
 ];
 /** Their own ways of greeting, when a transcript opens with one. */
@@ -109,6 +110,8 @@ export function introduce(intent: SocialIntent, memory: readonly MemoryTurn[], p
   if (chosen.length === 0) {
     const topics = persona.topics.map((t) => t.label.trim()).filter(Boolean).slice(0, 2);
     if (topics.length > 0) parts.push(`${informal ? "What I've talked about most is" : 'What I have spoken about most is'} ${topics.join(' and ')}.`);
+    // Nothing to say about themselves beyond their name: the name, never an empty reply.
+    else if (intent === 'introduction' && persona.name.trim()) parts.push(`${informal ? "I'm" : 'I am'} ${persona.name.trim()}.`);
   }
   return { text: parts.join(' '), used };
 }
