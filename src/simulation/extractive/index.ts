@@ -212,11 +212,11 @@ function chooseReply(
     if (naming.length > 0) candidates = naming;
     // Of those, the passages that name the most of what was asked ("prompt injection", not only
     // "prompt"): a turn that names it only elsewhere, or only a verb of the message, is not the answer.
-    if (!own && !o.followUp && o.phrases.length > 0 && o.phrases.length <= MAX_NAMED_PHRASES) {
-      const named = candidates.map((c) => namedPhrases(c, o.phrases));
-      const most = Math.max(0, ...named);
-      if (most > 0) candidates = candidates.filter((_, i) => named[i] === most);
-    }
+    // (In a follow-up, only a passage naming as much of the conversation's subject is "an example" or "the reason".)
+    const named = new Map<Candidate, number>();
+    if (!own && o.phrases.length > 0 && o.phrases.length <= MAX_NAMED_PHRASES) for (const c of candidates) named.set(c, namedPhrases(c, o.phrases));
+    const mostNamed = Math.max(0, ...named.values());
+    if (!o.followUp && mostNamed > 0) candidates = candidates.filter((c) => named.get(c) === mostNamed);
     o.onCandidates?.(candidates, budget);
     const topRelevance = Math.max(0, ...candidates.map((c) => c.passage.relevance));
     const bareFollowUp = o.followUp !== null && contentStems(input.message).length === 0;
@@ -237,7 +237,8 @@ function chooseReply(
       const near = bareFollowUp && c.passage.relevance <= 0 ? 0 : nearness(c);
       const text = c.passage.used.map((u) => u.span.text).join(' ');
       const fits = (o.followUp === 'why' && REASON.test(text)) || (o.followUp === 'example' && EXAMPLE.test(text));
-      return { c, score: score + near * NEAR_LAST_ANSWER_BONUS + (fits && onTopic ? FOLLOW_UP_KIND_BONUS : 0) };
+      const namesSubject = mostNamed === 0 || named.get(c) === mostNamed;
+      return { c, score: score + near * NEAR_LAST_ANSWER_BONUS + (fits && onTopic && namesSubject ? FOLLOW_UP_KIND_BONUS : 0) };
     });
     scored.sort((a, b) => b.score - a.score);
     // Candidates the scores cannot tell apart: the newest is what the person thinks now.
