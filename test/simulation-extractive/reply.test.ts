@@ -193,27 +193,6 @@ test('a name after "to" is what is asked about, not a verb ("move to China" is a
   await assertAnsweredFrom(mover, 'Would you ever move to China?', ['china']);
 });
 
-test('the reply names what was asked, all of it: "prompt injection" is answered from a passage about prompt injection, not about prompts', async () => {
-  const researcher: MemoryTurn[] = [
-    turn('intro', 2, 'I started writing the first guide to prompting on the internet, and it grew into a company that teaches it.', 'How did you get started?'),
-    turn('prompts', 10, 'The model was smart enough to figure out what a typo in the prompt meant, but not smart enough to stop itself. You could not stop it with a better prompt, and I think people should stop writing long prompts to stop a model from doing things.', 'Before we get to prompt injection: how do you stop a model from misreading a prompt?'),
-    turn('injection', 20, 'Prompt injection is not solvable, only mitigatable. What helps is fine-tuning on the one task the model should do.', 'Can companies protect themselves?'),
-    turn('agents', 30, 'Agents are where this gets dangerous, because an agent can act on what it reads: send the email, move the money.', 'What about agents?'),
-    turn('roles', 40, 'Role prompting, telling the model it is a math professor, does very little for accuracy on modern models.', 'Does role prompting work?'),
-    turn('examples', 50, 'Few-shot prompting is still the technique I would teach first: show the model two or three examples of exactly what you want.', 'What would you teach first?'),
-  ];
-  await assertAnsweredFrom(researcher, 'How do I stop prompt injection?', ['injection']);
-});
-
-test('a phrase is named where its words meet in one sentence: "fit" here and "product" there is not product-market fit', async () => {
-  await assertAnsweredFrom([
-    turn('trunk', 2, 'My mother said anything we could fit in the trunk, we could bring home. So I have been building product my whole life, because I love how things work.', 'How did you start?'),
-    turn('interviews', 10, 'We interview people who just switched, and we map the timeline of their purchase from the first thought to the moment they bought.', 'How do you run an interview?'),
-    turn('progress', 20, 'People do not buy products, they buy progress. The struggle is what creates demand, not the feature list.', 'What creates demand?'),
-    turn('fit', 30, 'I can tell you what the demand side is asking for, and then we can see how your product fits it and what you have to change.', 'Can you find the jobs for us?'),
-  ], 'How do I know if I have product-market fit?', ['fit']);
-});
-
 test('"Who are you?" without a self-description in memory: not a note "I wrote down", and never an empty reply', async () => {
   const talks: MemoryTurn[] = [
     turn('takeaways', 2, "I'm literally just going to give you these three takeaways I wrote down.", 'What should people remember?'),

@@ -19,7 +19,6 @@ import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './repli
 import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, turnVectors, type Candidate, type Embed, type RerankModel } from '../rerank/index.ts';
 import { mainAskRanges, type FollowUpKind } from './query.ts';
 import { contentStems } from './text.ts';
-import { contextStemsOf, sentenceStemsOf } from './turn-index.ts';
 
 export { extractSearchTerms, buildQuery, isFollowUp, understand, phrasesOf, socialIntent, followUpKind, MAX_SEARCH_TERMS, type QueryTerm, type Phrase, type Understanding } from './query.ts';
 export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
@@ -53,32 +52,17 @@ function rankedStems(phrase: Phrase, splits: ReadonlyMap<string, [string, string
 }
 
 /**
- * Whether the words of a phrase (stems, head last) meet in one of `units` (sentences, or the
- * question a turn answered): its head ("topping" of "favourite pizza topping") and at least half
- * of the others ("climate change" needs both words; "denied enhanced security" the head and one
- * more). Words of the phrase scattered over a turn ("fit" in one sentence, "product" in another)
- * do not talk about "product-market fit".
+ * Whether some turn talks about `phrase`: it has the phrase's last word (its head: "topping" of
+ * "favourite pizza topping") and at least half of the others ("climate change" needs both words;
+ * "denied enhanced security" the head and one more) — the person's own, for "your mother".
  */
-function phraseIn(stems: readonly string[], units: Iterable<ReadonlySet<string>>): boolean {
-  const head = stems.at(-1)!;
-  const rest = stems.slice(0, -1);
-  const needed = Math.ceil(rest.length / 2);
-  for (const unit of units) if (unit.has(head) && rest.filter((x) => unit.has(x)).length >= needed) return true;
-  return false;
-}
-
-/** Whether some turn talks about `phrase` (in one sentence, or in the question it answered) — the person's own, for "your mother". */
 function phraseCovered(phrase: Phrase, ranked: readonly RankedTurn[], splits: ReadonlyMap<string, [string, string]>, own: ReadonlyMap<string, RegExp>): boolean {
   const stems = rankedStems(phrase, splits);
   const head = stems.at(-1)!;
-  const mine = (r: RankedTurn) => stems.every((s) => !own.has(s) || !r.matched.includes(s) || own.get(s)!.test(r.turn.text));
-  return ranked.some((r) => r.matched.includes(head) && mine(r) && phraseIn(stems, [...sentenceStemsOf(r.turn), contextStemsOf(r.turn)]));
-}
-
-/** How many of `phrases` (stems, head last) the candidate's passage names, each in one of its sentences. */
-function namedPhrases(c: Candidate, phrases: readonly (readonly string[])[]): number {
-  const sentences = c.passage.used.map((u) => new Set(contentStems(u.span.text)));
-  return phrases.filter((stems) => phraseIn(stems, sentences)).length;
+  const rest = stems.slice(0, -1);
+  const needed = Math.ceil(rest.length / 2);
+  const has = (r: RankedTurn, s: string) => r.matched.includes(s) && (!own.has(s) || own.get(s)!.test(r.turn.text));
+  return ranked.some((r) => has(r, head) && rest.filter((s) => has(r, s)).length >= needed);
 }
 
 /** Whether no turn uses any word of `phrase`: the person never talked about it at all. */
@@ -127,10 +111,6 @@ const FOLLOW_UP_KIND_BONUS = 1.5;
 const FOLLOW_UP_ON_TOPIC = 0.5;
 /** Share of the budget each passage gets when the message asks two things. */
 const TWO_ASKS_SHARE = 0.6;
-/** A message naming more phrases than this (an interviewer's long question) is not asked about all of them. */
-const MAX_NAMED_PHRASES = 2;
-/** Reply scores closer than this are a tie (a hundredth of a standardized feature's weight), broken by the newer turn. */
-const SCORE_TIE = 0.01;
 
 /** Options of `answer` beyond the input: the sentence embedding and the reranker model. */
 export interface AnswerOptions {
@@ -162,20 +142,7 @@ export function twoAsks(message: string): [string, string] | null {
  */
 function chooseReply(
   input: EngineInput,
-  o: {
-    embed: Embed;
-    model: RerankModel;
-    onCandidates?: AnswerOptions['onCandidates'];
-    ranked: readonly RankedTurn[];
-    weight: Map<string, number>;
-    budget: number;
-    addressees: Addressees;
-    saidBefore: AlreadySaid;
-    followUp: FollowUpKind | null;
-    query: string;
-    /** Stems of each main phrase of the message that memory covers (as the ranking matched them). */
-    phrases: readonly (readonly string[])[];
-  },
+  o: { embed: Embed; model: RerankModel; onCandidates?: AnswerOptions['onCandidates']; ranked: readonly RankedTurn[]; weight: Map<string, number>; budget: number; addressees: Addressees; saidBefore: AlreadySaid; followUp: FollowUpKind | null; query: string },
 ): UsedSentence[] {
   const cited = new Map<string, number[]>();
   if (o.followUp) {
@@ -210,13 +177,6 @@ function chooseReply(
       );
     const naming = candidates.filter((c) => c.passage.relevance > 0 || isNear(c));
     if (naming.length > 0) candidates = naming;
-    // Of those, the passages that name the most of what was asked ("prompt injection", not only
-    // "prompt"): a turn that names it only elsewhere, or only a verb of the message, is not the answer.
-    // (In a follow-up, only a passage naming as much of the conversation's subject is "an example" or "the reason".)
-    const named = new Map<Candidate, number>();
-    if (!own && o.phrases.length > 0 && o.phrases.length <= MAX_NAMED_PHRASES) for (const c of candidates) named.set(c, namedPhrases(c, o.phrases));
-    const mostNamed = Math.max(0, ...named.values());
-    if (!o.followUp && mostNamed > 0) candidates = candidates.filter((c) => named.get(c) === mostNamed);
     o.onCandidates?.(candidates, budget);
     const topRelevance = Math.max(0, ...candidates.map((c) => c.passage.relevance));
     const bareFollowUp = o.followUp !== null && contentStems(input.message).length === 0;
@@ -237,13 +197,10 @@ function chooseReply(
       const near = bareFollowUp && c.passage.relevance <= 0 ? 0 : nearness(c);
       const text = c.passage.used.map((u) => u.span.text).join(' ');
       const fits = (o.followUp === 'why' && REASON.test(text)) || (o.followUp === 'example' && EXAMPLE.test(text));
-      const namesSubject = mostNamed === 0 || named.get(c) === mostNamed;
-      return { c, score: score + near * NEAR_LAST_ANSWER_BONUS + (fits && onTopic && namesSubject ? FOLLOW_UP_KIND_BONUS : 0) };
+      return { c, score: score + near * NEAR_LAST_ANSWER_BONUS + (fits && onTopic ? FOLLOW_UP_KIND_BONUS : 0) };
     });
     scored.sort((a, b) => b.score - a.score);
-    // Candidates the scores cannot tell apart: the newest is what the person thinks now.
-    const close = scored.filter((x) => x.score >= scored[0]!.score - SCORE_TIE);
-    return close.reduce<(typeof scored)[number] | undefined>((best, x) => (!best || x.c.turn.mindsetDate.getTime() > best.c.turn.mindsetDate.getTime() ? x : best), undefined)?.c ?? null;
+    return scored[0]?.c ?? null;
   };
   const two = o.followUp ? null : twoAsks(input.message);
   if (!two) {
@@ -329,7 +286,7 @@ export function answer(input: EngineInput, options: AnswerOptions = {}): EngineR
   let composed: { text: string; used: UsedSentence[] };
   if (embed && model) {
     const weight = new Map(query.map((q) => [q.stem, q.weight * (idf.get(q.stem) ?? 0)]));
-    const used = chooseReply(input, { embed, model, onCandidates: options.onCandidates, ranked: sources, weight, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, query: queryText, phrases: main.filter((p) => covered.get(p)).map((p) => rankedStems(p, splits)) });
+    const used = chooseReply(input, { embed, model, onCandidates: options.onCandidates, ranked: sources, weight, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, query: queryText });
     // The answer is its evidence: each passage quoted exactly as it was said.
     composed = { text: evidenceFor(used).map((e) => e.quote.replace(/\n/g, ' ')).join(' '), used };
   } else {

@@ -9,7 +9,7 @@
  * per turn rather than once per request (the passage and reranker code fill those slots).
  */
 import type { MemoryTurn } from '../types.ts';
-import { asksSomething, contentStems, rawWords, spokenSentences, termOf, type SentenceSpan } from './text.ts';
+import { asksSomething, rawWords, spokenSentences, termOf, type SentenceSpan } from './text.ts';
 
 /** One field of a turn: its content-term ids, sorted (repeats kept), and its content length. */
 export interface FieldIndex {
@@ -49,8 +49,6 @@ export interface TurnFacts {
   vocabulary?: ReadonlySet<number>;
   /** Content stems of the context (the question the turn answered), distinct. */
   contextStems?: ReadonlySet<string>;
-  /** Content stems of each sentence of the text, distinct per sentence (where a phrase's words meet). */
-  sentenceStems?: readonly ReadonlySet<string>[];
   fillerShare?: number;
   /** Words (whitespace-separated) and contractions of the text: the person's register. */
   register?: { words: number; contractions: number };
@@ -178,16 +176,4 @@ export function countOf(field: FieldIndex, id: number): number {
 export function sentencesOf(turn: MemoryTurn): readonly SentenceSpan[] {
   const facts = turnEntry(turn).facts;
   return (facts.sentences ??= spokenSentences(turn.text));
-}
-
-/** The content stems of each sentence of the turn's text (cached with the turn). */
-export function sentenceStemsOf(turn: MemoryTurn): readonly ReadonlySet<string>[] {
-  const facts = turnEntry(turn).facts;
-  return (facts.sentenceStems ??= sentencesOf(turn).map((s) => new Set(contentStems(s.text))));
-}
-
-/** The content stems of the question the turn answered (cached with the turn; empty without one). */
-export function contextStemsOf(turn: MemoryTurn): ReadonlySet<string> {
-  const facts = turnEntry(turn).facts;
-  return (facts.contextStems ??= turn.context ? new Set(contentStems(turn.context)) : new Set<string>());
 }

@@ -15,7 +15,7 @@ import type { MemoryTurn } from '../types.ts';
 import { fillerShareOf, passageOf, type Passage, type PassageOptions } from '../extractive/passage.ts';
 import type { RankedTurn } from '../extractive/rank.ts';
 import { contentStems } from '../extractive/text.ts';
-import { contextStemsOf, indexTurn, turnEntry } from '../extractive/turn-index.ts';
+import { indexTurn, turnEntry } from '../extractive/turn-index.ts';
 
 /** Bump with any change of what a feature means (the model file must be retrained). */
 export const FEATURE_VERSION = 1;
@@ -92,6 +92,11 @@ export function turnVectors(turn: MemoryTurn, embed: Embed): { text: Float32Arra
   return v;
 }
 
+/** Distinct content stems of the question a turn answered (cached with the turn). */
+function contextStemsOf(turn: MemoryTurn): ReadonlySet<string> {
+  const facts = turnEntry(turn).facts;
+  return (facts.contextStems ??= turn.context ? new Set(contentStems(turn.context)) : new Set<string>());
+}
 
 /** One pass over memory: the centroid, the dates, and the message's similarity to each turn. */
 function stats(memory: readonly MemoryTurn[], embed: Embed, messageVector: Float32Array): MemoryStats {
