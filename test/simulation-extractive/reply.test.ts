@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createExtractiveEngine, twoAsks } from '../../src/simulation/extractive/index.ts';
+import { createExtractiveEngine, twoAsks, understand } from '../../src/simulation/extractive/index.ts';
 import { isFiller } from '../../src/simulation/extractive/filler.ts';
 import { checkModel, fit, FEATURE_VERSION, FEATURES, rerank, shippedModel, type Candidate } from '../../src/simulation/rerank/index.ts';
 import type { ConversationMessage, EngineInput, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
@@ -71,11 +71,8 @@ const memory: MemoryTurn[] = [
 const input = (message: string, history: ConversationMessage[] = []): EngineInput => ({ mindName: persona.name, message, history, memory, persona });
 const engine = createExtractiveEngine();
 
-/** Asks `message` of a mind with memory `turns`: the evidence must be exactly the turns `ids`. */
-async function assertAnsweredFrom(turns: MemoryTurn[], message: string, ids: string[]): Promise<void> {
-  const r = await engine.generate({ mindName: persona.name, message, history: [], memory: turns, persona });
-  assert.deepEqual(r.evidence.map((e) => e.turnId), ids, r.text);
-}
+/** Asks `message`, with no history, of a mind whose memory is `turns`. */
+const askOf = (turns: MemoryTurn[], message: string, card: PersonaCard = persona) => engine.generate({ mindName: card.name, message, history: [], memory: turns, persona: card });
 
 test('the answer is one passage of one turn: evidence is that passage, with turn, snapshot and time', async () => {
   const r = await engine.generate(input('How should a founder think about pricing?'));
@@ -171,7 +168,6 @@ test('the shipped reranker model is what scripts/train-reranker.ts trains (--che
 });
 
 test('a name after "to" is what is asked about, not a verb ("move to China" is answered from the turn on China); "your advice" is not a topic', async () => {
-  const { understand } = await import('../../src/simulation/extractive/query.ts');
   for (const [message, name] of [['Would you ever move to China?', 'China'], ['Would you talk to Putin?', 'Putin'], ['What would you say to investors at Sequoia?', 'Sequoia']] as const) {
     assert.ok(understand(message, []).phrases.some((p) => p.text === name), `${message}: ${JSON.stringify(understand(message, []).phrases)}`);
   }
@@ -190,7 +186,8 @@ test('a name after "to" is what is asked about, not a verb ("move to China" is a
     turn('cars', 60, 'Electric cars were always going to win. The question was only how many years it would take and who would build them.', 'What about electric cars?'),
     turn('work', 70, 'I work most of the week, and I sleep at the factory when a line is stuck. That is not a lifestyle I would recommend.', 'How much do you work?'),
   ];
-  await assertAnsweredFrom(mover, 'Would you ever move to China?', ['china']);
+  const r = await askOf(mover, 'Would you ever move to China?');
+  assert.deepEqual(r.evidence.map((e) => e.turnId), ['china'], r.text);
 });
 
 test('"Who are you?" without a self-description in memory: not a note "I wrote down", and never an empty reply', async () => {
@@ -198,9 +195,9 @@ test('"Who are you?" without a self-description in memory: not a note "I wrote d
     turn('takeaways', 2, "I'm literally just going to give you these three takeaways I wrote down.", 'What should people remember?'),
     turn('prompts', 10, 'Few-shot prompting is still the technique I would teach first, with two or three examples of exactly what you want.', 'What would you teach first?'),
   ];
-  const r = await engine.generate({ mindName: persona.name, message: 'Who are you?', history: [], memory: talks, persona });
+  const r = await askOf(talks, 'Who are you?');
   assert.deepEqual(r.evidence, [], r.text);
   assert.match(r.text, /^I('m| am) Dana Reyes\.$/);
-  const withTopics = await engine.generate({ mindName: persona.name, message: 'Who are you?', history: [], memory: talks, persona: { ...persona, topics: [{ label: 'prompting', keywords: ['prompt'] }] } });
+  const withTopics = await askOf(talks, 'Who are you?', { ...persona, topics: [{ label: 'prompting', keywords: ['prompt'] }] });
   assert.match(withTopics.text, /talked about most is prompting|spoken about most is prompting/);
 });

@@ -203,8 +203,8 @@ export function phrasesOf(message: string, verbsIfNone = true): Phrase[] {
   });
   flush();
   // A question about a doing ("How do you lead?") is about that verb; "What's your advice?" about the advice only when it names nothing else.
-  const doings = verbs.some((t) => !REQUEST_NOUNS.has(t.word)) ? verbs.filter((t) => !REQUEST_NOUNS.has(t.word)) : verbs;
-  if (out.length === 0 && verbsIfNone) for (const t of doings) out.push({ text: t.raw, stems: [stem(t.word)], yours: false, main: t.main });
+  const doings = verbs.filter((t) => !REQUEST_NOUNS.has(t.word));
+  if (out.length === 0 && verbsIfNone) for (const t of doings.length > 0 ? doings : verbs) out.push({ text: t.raw, stems: [stem(t.word)], yours: false, main: t.main });
   return out;
 }
 
