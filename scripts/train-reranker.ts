@@ -22,7 +22,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConversations, splitOf, type Conversation } from '../bench/support/fidelity-split.ts';
-import { pairsOf } from '../bench/support/pairs.ts';
+import { pairsOf, type Pair } from '../bench/support/pairs.ts';
+import { specificity, tfidfSpace, type Space } from '../src/lib/fidelity/measure.ts';
 import { adaptToMind } from '../src/simulation/extractive/adapt.ts';
 import type { MemoryTurn } from '../src/simulation/types.ts';
 import { answer, type AnswerOptions } from '../src/simulation/extractive/index.ts';
@@ -46,7 +47,7 @@ interface Question {
   /** The memory it was asked against (the same array for every question of one half). */
   memory: readonly MemoryTurn[];
   /** y: the target (TARGET); each candidate's token F1 and chance of its length apart, for the report. */
-  group: Group & { rrf: number[]; f1: number[]; chance: number[] };
+  group: Group & { rrf: number[]; f1: number[]; chance: number[]; spec: number[] };
 }
 
 /**
@@ -56,14 +57,20 @@ interface Question {
  * model picks shorter passages (138 words against 156, the real answers 199): no gain, and the
  * answer drifts from the person's usual length, so the shipped model keeps raw F1.
  */
-const TARGET: 'lift' | 'f1' = process.argv.includes('--target=lift') ? 'lift' : 'f1';
+const TARGET: 'lift' | 'f1' | 'specificity' = process.argv.includes('--target=lift') ? 'lift' : process.argv.includes('--target=f1') ? 'f1' : 'specificity';
 
 async function collect(convs: Conversation[]): Promise<Question[]> {
   const embed = await rerankEmbedder();
   // The features do not depend on the model: any model of the right shape lets `answer` run.
   const zero: RerankModel = { version: FEATURE_VERSION, features: [...FEATURES], mean: FEATURES.map(() => 0), scale: FEATURES.map(() => 1), weights: FEATURES.map(() => 0) };
   const out: Question[] = [];
-  for (const [qi, { conversation, person, message, gold, memory }] of pairsOf(convs).entries()) {
+  const pairs = pairsOf(convs);
+  // Specificity (src/lib/fidelity/measure.ts): each candidate against the other real answers asked of the same memory.
+  const spaces = new Map<Pair['memory'], Space>();
+  for (const [qi, { conversation, person, message, gold, memory }] of pairs.entries()) {
+    const others = pairs.filter((o) => o.memory === memory && o.gold !== gold).map((o) => o.gold);
+    let space = spaces.get(memory);
+    if (!space) spaces.set(memory, (space = tfidfSpace(memory.map((t) => t.text))));
     let seen: readonly Candidate[] | null = null;
     const options: AnswerOptions = { embed, model: zero, onCandidates: (c) => (seen ??= c) };
     answer({ mindName: person, message, history: [], memory, persona: { name: person, traits: [], style: {}, topics: [], findings: [] } }, options);
@@ -79,10 +86,11 @@ async function collect(convs: Conversation[]): Promise<Question[]> {
     const sem = cands.map((c, k) => ({ k, s: Math.max(c.features[iText]!, c.features[iCtx]!) })).sort((a, b) => b.s - a.s || a.k - b.k);
     const semRank = new Map(sem.map((x, r) => [x.k, r + 1]));
     const rrf = cands.map((c, k) => (c.features[iRank]! > 0 ? 1 / (RRF_K + 1 / c.features[iRank]!) : 0) + 1 / (RRF_K + semRank.get(k)!));
-    const y = TARGET === 'f1' ? scored.f1 : scored.lift;
+    const spec = texts.map((t) => specificity(space, t, gold, others) ?? 0.5);
+    const y = TARGET === 'f1' ? scored.f1 : TARGET === 'lift' ? scored.lift : spec;
     const only = process.argv.find((a) => a.startsWith('--only='))?.slice(7).split(',');
     const x = cands.map((c) => c.features.map((v, i) => (!only || only.includes(FEATURES[i]!) ? v : 0)));
-    out.push({ conversation, person, memory, group: { x, y, rrf, f1: scored.f1, chance: scored.chance } });
+    out.push({ conversation, person, memory, group: { x, y, rrf, f1: scored.f1, chance: scored.chance, spec } });
   }
   return out;
 }
@@ -99,13 +107,16 @@ interface Choice {
   bm25First: { f1: number; chance: number };
   /** The top-10 candidate with the highest F1. */
   oracle: { f1: number; chance: number };
+  /** Specificity AUC of the model's pick among all candidates, of BM25F's first, and the best candidate's. */
+  spec: { pick: number; bm25First: number; oracle: number };
 }
 
-const zeroChoice = (): Choice => ({ n: 0, best: 0, pick: { f1: 0, chance: 0 }, pickAll: { f1: 0, chance: 0 }, fusedFirst: { f1: 0, chance: 0 }, bm25First: { f1: 0, chance: 0 }, oracle: { f1: 0, chance: 0 } });
+const zeroChoice = (): Choice => ({ n: 0, best: 0, pick: { f1: 0, chance: 0 }, pickAll: { f1: 0, chance: 0 }, fusedFirst: { f1: 0, chance: 0 }, bm25First: { f1: 0, chance: 0 }, oracle: { f1: 0, chance: 0 }, spec: { pick: 0, bm25First: 0, oracle: 0 } });
 
 function add(into: Choice, c: Choice): Choice {
   into.n += c.n;
   into.best += c.best;
+  for (const k of ['pick', 'bm25First', 'oracle'] as const) into.spec[k] += c.spec[k];
   for (const k of ['pick', 'pickAll', 'fusedFirst', 'bm25First', 'oracle'] as const) {
     into[k].f1 += c[k].f1;
     into[k].chance += c[k].chance;
@@ -133,6 +144,9 @@ function evaluate(model: RerankModel, qs: readonly Question[]): Choice {
     take(r.fusedFirst, g, top[0]!);
     take(r.bm25First, g, top.reduce((a, b) => (g.x[b]![iRank]! > g.x[a]![iRank]! ? b : a)));
     take(r.oracle, g, top.reduce((a, b) => (g.f1[b]! > g.f1[a]! ? b : a)));
+    r.spec.pick += g.spec[all.reduce(better)]!;
+    r.spec.bm25First += g.spec[all.reduce((a, b) => (g.x[b]![iRank]! > g.x[a]![iRank]! ? b : a))]!;
+    r.spec.oracle += Math.max(...g.spec);
     r.n++;
   }
   return r;
@@ -142,7 +156,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
 const cell = (c: { f1: number; chance: number }, n: number) => `${f3(c.f1 / n)} (${(c.f1 / Math.max(1e-9, c.chance)).toFixed(2)}×)`;
 const line = (name: string, c: Choice) =>
-  `| ${name} | ${c.n} | ${pct(c.best / c.n)} | ${pct(1 / TOP)} | ${cell(c.pick, c.n)} | ${cell(c.pickAll, c.n)} | ${cell(c.fusedFirst, c.n)} | ${cell(c.bm25First, c.n)} | ${cell(c.oracle, c.n)} |`;
+  `| ${name} | ${c.n} | ${pct(c.best / c.n)} | ${pct(1 / TOP)} | ${cell(c.pick, c.n)} | ${cell(c.pickAll, c.n)} | ${cell(c.fusedFirst, c.n)} | ${cell(c.bm25First, c.n)} | ${cell(c.oracle, c.n)} | ${f3(c.spec.pick / c.n)} | ${f3(c.spec.bm25First / c.n)} | ${f3(c.spec.oracle / c.n)} |`;
 
 /** Each development conversation's questions chosen by a model trained on the other conversations. */
 function leaveOneConversationOut(qs: readonly Question[]): Choice {
@@ -220,8 +234,8 @@ async function main(): Promise<void> {
     `Reranker: ${FEATURES.length} features, ListNet on ${TARGET === 'lift' ? 'token F1 above chance of the passage length' : 'raw token F1'}, ${groups.length} development questions (${dev.length} conversations).`,
     'Cells: mean token F1 (its ratio to chance: the mean F1 of random excerpts of the person as long as each passage).',
     '',
-    '| questions | n | picks the best of the top 10 | chance | its pick in the top 10 | its pick among all | fused first | BM25F first | best of top 10 (oracle) |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| questions | n | picks the best of the top 10 | chance | its pick in the top 10 | its pick among all | fused first | BM25F first | best of top 10 (oracle) | specificity AUC of its pick | of BM25F first | of the best candidate |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     line('development, leave one conversation out', loco),
     ...(heldOut ? [line(`evaluation (${evalConvs.length} conversations, never trained on)`, heldOut)] : []),
     '',
@@ -261,8 +275,10 @@ async function main(): Promise<void> {
     return;
   }
   if (process.argv.includes('--dry-run')) return;
-  writeFileSync(RERANKER_URL, text);
-  console.log(`wrote ${RERANKER_URL.pathname}`);
+  // --out=file: write elsewhere (to compare a candidate model in bench/fidelity.ts before shipping it).
+  const out = process.argv.find((a) => a.startsWith('--out='))?.slice(6);
+  writeFileSync(out ?? RERANKER_URL, text);
+  console.log(`wrote ${out ?? RERANKER_URL.pathname}`);
 }
 
 await main();
