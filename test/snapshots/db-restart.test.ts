@@ -136,7 +136,10 @@ describe('PostgreSQL restarts with snapshot jobs in flight', { skip }, () => {
       }
       const jobs = await db.query<{ state: string; n: number }>(`select state, count(*)::int as n from pgboss.job where name = 'snapshot-process' group by state`);
       assert.deepEqual(jobs.rows.map((j) => j.state), ['completed'], 'every job settled as completed');
-      console.log(`attempts: ${rows.map((r) => r.attempts).join(' ')}; ${Math.round((Date.now() - started) / 1000)} s`);
+      // What the outages cost, and how often a job's outcome had to wait for the database (the path that used to kill the process).
+      const held = (out: string) => (out.match(/job queue: cannot record (complete|fail) of/g) ?? []).length;
+      const given = (out: string) => (out.match(/job queue: could not record/g) ?? []).length;
+      console.log(`attempts: ${rows.map((r) => r.attempts).join(' ')}; outcomes held until the database was back: serve ${held(serve.stderr())}, worker ${held(workerErr)}; given up: ${given(serve.stderr() + workerErr)}; ${Math.round((Date.now() - started) / 1000)} s`);
     } finally {
       await db.end();
     }
