@@ -53,7 +53,7 @@ export const ErrorResponse = named('Error', Type.Object(
     message: Type.String({ description: 'What went wrong; for 400 it names the field', example: 'body.name must NOT have fewer than 1 characters' }),
     code: Type.String({
       description: 'Machine-readable code',
-      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'URI_TOO_LONG', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'UNAVAILABLE', 'INTERNAL'],
+      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'URI_TOO_LONG', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'UNAVAILABLE', 'INTERNAL'],
       example: 'VALIDATION_FAILED',
     }),
   },
