@@ -7,6 +7,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DatabaseUnavailableError, pgErrorCode } from '../db/errors.ts';
 import { errorChain, transientKind } from '../jobs/transient.ts';
 import { ERROR_HEADERS } from './response-headers.ts';
+import { patternMessage } from './schemas.ts';
 
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -112,7 +113,8 @@ function fromFastifyError(err: FastifyError): AppError | null {
     const named = first?.params && ('missingProperty' in first.params ? first.params.missingProperty : 'additionalProperty' in first.params ? first.params.additionalProperty : null);
     const field = named ? `${base}.${String(named)}` : base;
     const allowed = first?.params && 'allowedValues' in first.params && Array.isArray(first.params.allowedValues) ? `: ${first.params.allowedValues.join(', ')}` : '';
-    const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : `${first?.message ?? 'is invalid'}${allowed}`;
+    const described = first?.keyword === 'pattern' ? patternMessage(first.params?.pattern) : undefined;
+    const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : (described ?? `${first?.message ?? 'is invalid'}${allowed}`);
     return invalid(`${field} ${what}`, { field });
   }
   switch (err.code) {

@@ -94,6 +94,27 @@ test('every operation documents every status the service can answer, errors with
   assert.deepEqual(Object.keys(doc.paths['/simulations/{simulationId}']!.get.responses).sort(), ['200', '400', '401', '403', '404', '408', '414', '429', '431', '503']);
 });
 
+test('every request body refuses unknown fields (additionalProperties: false), nested objects of fixed shape included', () => {
+  const lax: string[] = [];
+  const check = (schema: any, where: string) => {
+    if (schema?.$ref) return check(doc.components.schemas[schema.$ref.split('/').pop()], where);
+    if (schema?.type === 'object' && schema.properties && schema.additionalProperties !== false) lax.push(where);
+    for (const [name, prop] of Object.entries<any>(schema?.properties ?? {})) check(prop, `${where}.${name}`);
+  };
+  let bodies = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item).filter(([m]) => METHODS.includes(m))) {
+      for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) {
+        if (type !== 'application/json' && type !== 'multipart/form-data') continue;
+        bodies++;
+        check(media.schema, `${method.toUpperCase()} ${path} body`);
+      }
+    }
+  }
+  assert.ok(bodies >= 9, `${bodies} bodies`);
+  assert.deepEqual(lax, []);
+});
+
 test('the bodies no validator reads are documented: the multipart snapshot upload and the signed upload', () => {
   const multipart = doc.paths['/minds/{mindId}/snapshots']!.post.requestBody;
   assert.deepEqual(Object.keys(multipart.content), ['multipart/form-data']);

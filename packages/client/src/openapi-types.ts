@@ -744,6 +744,7 @@ export interface components {
             email?: string | null;
             /**
              * Format: uri
+             * @description An http(s) URL or a data:image/ URL
              * @example https://example.com/ada.png
              */
             imageUrl?: string | null;
@@ -1822,6 +1823,7 @@ export interface components {
             email?: string | null;
             /**
              * Format: uri
+             * @description An http(s) URL or a data:image/ URL
              * @example https://example.com/ada.png
              */
             imageUrl?: string | null;
