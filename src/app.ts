@@ -15,6 +15,7 @@ import { documentPath, operationIdFor } from './http/operation-ids.ts';
 import { namedSchemas } from './http/schemas.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { registerResponseHeaders } from './http/response-headers.ts';
+import { registerUrlChecks } from './http/url-encoding.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { loggerOptions } from './logging.ts';
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
   registerResponseHeaders(app);
+  registerUrlChecks(app);
 
   // Names of the component schemas the operations refer to (./http/openapi.ts), filled as the document is built.
   const usedSchemas = new Set<string>();
@@ -135,7 +137,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       // instead of 415). Signed uploads are outside this scope, with their own raw parser.
       api.removeContentTypeParser('text/plain');
       api.removeContentTypeParser('application/json');
-      api.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app));
+      api.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBodyParser(app));
       const limits = await registerRateLimits(api, ctx);
       api.addHook('onRequest', async (req) => {
         req.caller = await limits.authenticate(req);

@@ -230,7 +230,9 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
       ? ['HEADERS_TOO_LARGE', `The request line and headers together are larger than ${MAX_HEADER_KB} KB: send a shorter URL (move long values into a JSON body) or fewer, shorter headers`]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? ['REQUEST_TIMEOUT', 'The request was not received in full within the time allowed; send it again']
-        : ['VALIDATION_FAILED', 'The request is not well-formed HTTP/1.1'];
+        : err.code === 'HPE_INVALID_URL'
+          ? ['VALIDATION_FAILED', 'The URL has characters a URL cannot have (raw bytes over 0x7F, spaces, controls): percent-encode them as UTF-8 (é is %C3%A9)']
+          : ['VALIDATION_FAILED', 'The request is not well-formed HTTP/1.1'];
   this.log.debug({ err: err.message, code: err.code }, 'client error');
   // Only when no response is under way on this connection (a keep-alive request already answering).
   const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
