@@ -122,6 +122,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
     }
   });
 
+  // Before any authenticated route: /mcp (a public module) shares the API's failed-key limit.
+  const limits = await registerRateLimits(app, ctx);
   for (const m of opts.modules ?? []) if (m.publicRoutes) await app.register(async (scope) => m.publicRoutes!(scope, ctx));
 
   await app.register(
@@ -132,7 +134,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       api.removeContentTypeParser('text/plain');
       api.removeContentTypeParser('application/json');
       api.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app));
-      const limits = await registerRateLimits(api, ctx);
+      await limits.limitKeys(api);
       api.addHook('onRequest', async (req) => {
         req.caller = await limits.authenticate(req);
       });

@@ -43,7 +43,8 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_req, body, done) => done(null, body));
   app.addHook('onRequest', async (req) => {
-    req.caller = await ctx.auth.authenticate(req);
+    // The API's authentication step, failed-key limit included: /mcp is no side door for guessing keys.
+    req.caller = await app.authenticateCaller(req);
   });
 
   app.post('/mcp', { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT }, async (req, reply) => {
