@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
+import { registerCors } from './http/cors.ts';
 import { frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
 import { componentSchemas, documentRouteSchema } from './http/openapi.ts';
@@ -57,6 +58,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
+  // Browser pages on other origins (MINDPRINT_CORS_ORIGINS; off by default): preflights answered before authentication.
+  await registerCors(app, config);
 
   // Names of the component schemas the operations refer to (./http/openapi.ts), filled as the document is built.
   const usedSchemas = new Set<string>();
