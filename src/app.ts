@@ -72,7 +72,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
         description:
           'Minds, memory bank snapshots built from transcripts, and simulations grounded in what the person really said. ' +
           'Every endpoint under the base path needs `Authorization: Bearer <API key>`. Errors are JSON `{error, message, code}` (the `Error` schema); ' +
-          'every status an operation can answer is listed with it. Rate limits answer 429 with `Retry-After`; a database outage answers 503 with `Retry-After`.',
+          'every status an operation can answer is listed with it. Rate limits answer 429 with `Retry-After`; a database outage answers 503 with `Retry-After`. ' +
+          'Browser pages on other origins may call the API when the server lists them in `MINDPRINT_CORS_ORIGINS` (CORS is off by default); preflights need no key.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: config.basePath }],
