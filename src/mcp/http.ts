@@ -1,6 +1,7 @@
 /**
  * The MCP tools over Streamable HTTP at /mcp, for remote assistants, authenticated with the same
- * Bearer API keys as the API (a missing or revoked key is the API's 401 JSON).
+ * Bearer API keys and failed-key limit as the API (a missing or revoked key is the API's 401
+ * JSON), and refusing browser pages from foreign origins (checkOrigin).
  *
  * Stateless: every POST gets a fresh MCP server and transport and answers with JSON, so no
  * session lives in a process and any replica can serve any request behind a plain load balancer
@@ -47,13 +48,19 @@ const loadMcp = (() => {
  */
 export function checkOrigin(req: FastifyRequest, config: Pick<Config, 'corsOrigins' | 'publicUrl'>): void {
   const origin = req.headers.origin;
-  if (origin === undefined) return;
-  if (config.corsOrigins.includes(origin)) return;
-  const own = config.publicUrl ? new URL(config.publicUrl).origin : isIP(req.hostname.replace(/^\[|\]$/g, '')) || req.hostname === 'localhost' ? `${req.protocol}://${req.host}` : null;
+  if (origin === undefined || config.corsOrigins.includes(origin)) return;
+  const own = ownOrigin(req, config.publicUrl);
   if (own !== null && origin.toLowerCase() === own.toLowerCase()) return;
   throw forbidden(
-    `Origin "${origin.slice(0, 200)}" may not call /mcp: only the server's own origin${config.publicUrl ? ` (${new URL(config.publicUrl).origin})` : ''} and those in MINDPRINT_CORS_ORIGINS may`,
+    `Origin "${origin.slice(0, 200)}" may not call /mcp: only the server's own origin${config.publicUrl ? ` (${own})` : ''} and those in MINDPRINT_CORS_ORIGINS may`,
   );
+}
+
+/** The server's own origin for `req`, or null when it cannot be told from a rebound name. */
+function ownOrigin(req: FastifyRequest, publicUrl: string | null): string | null {
+  if (publicUrl) return new URL(publicUrl).origin;
+  const host = req.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) || host === 'localhost' ? `${req.protocol}://${req.host}` : null;
 }
 
 const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
