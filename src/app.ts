@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
+import { registerCors } from './http/cors.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
 import { componentSchemas, documentRouteSchema } from './http/openapi.ts';
@@ -63,6 +64,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
   registerErrorHandling(app);
   registerResponseHeaders(app);
   registerUrlChecks(app);
+  // Browser pages on other origins (MINDPRINT_CORS_ORIGINS; off by default): preflights answered before authentication.
+  await registerCors(app, config);
 
   // Names of the component schemas the operations refer to (./http/openapi.ts), filled as the document is built.
   const usedSchemas = new Set<string>();
@@ -75,7 +78,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
         description:
           'Minds, memory bank snapshots built from transcripts, and simulations grounded in what the person really said. ' +
           'Every endpoint under the base path needs `Authorization: Bearer <API key>`. Errors are JSON `{error, message, code}` (the `Error` schema); ' +
-          'every status an operation can answer is listed with it. Rate limits answer 429 with `Retry-After`; a database outage answers 503 with `Retry-After`.',
+          'every status an operation can answer is listed with it. Rate limits answer 429 with `Retry-After`; a database outage answers 503 with `Retry-After`. ' +
+          'Browser pages on other origins may call the API when the server lists them in `MINDPRINT_CORS_ORIGINS` (CORS is off by default); preflights need no key.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: config.basePath }],
@@ -128,6 +132,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
     }
   });
 
+  // Before any authenticated route: /mcp (a public module) shares the API's failed-key limit.
+  const limits = await registerRateLimits(app, ctx);
   for (const m of opts.modules ?? []) if (m.publicRoutes) await app.register(async (scope) => m.publicRoutes!(scope, ctx));
 
   await app.register(
@@ -138,7 +144,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       api.removeContentTypeParser('text/plain');
       api.removeContentTypeParser('application/json');
       api.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBodyParser(app));
-      const limits = await registerRateLimits(api, ctx);
+      await limits.limitKeys(api);
       api.addHook('onRequest', async (req) => {
         req.caller = await limits.authenticate(req);
       });

@@ -41,6 +41,12 @@ export interface Config {
   /** Failed authentications per minute from one client address (0: no limit); 429 RATE_LIMITED beyond, for every request from it. */
   authFailuresPerMinute: number;
   /**
+   * Origins whose browser pages may call the API and /mcp (MINDPRINT_CORS_ORIGINS, comma-separated
+   * `https://app.example.org`): CORS answers for them, and /mcp accepts their Origin header. Empty
+   * (the default): no CORS, and /mcp accepts only the server's own origin.
+   */
+  corsOrigins: string[];
+  /**
    * Take the client address from X-Forwarded-For (Fastify's trustProxy): false (the connection's
    * address), true (the left-most address), or the number of proxies in front of the service.
    */
@@ -136,6 +142,28 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | number {
   }
 }
 
+/**
+ * MINDPRINT_CORS_ORIGINS: exact origins (scheme, host, port; no path), normalised as browsers send
+ * them in Origin. No `*`: /mcp refuses foreign origins (DNS rebinding), and any origin is no list.
+ */
+function corsOrigins(env: NodeJS.ProcessEnv): string[] {
+  const raw = optional(env, 'MINDPRINT_CORS_ORIGINS');
+  if (raw === null) return [];
+  const origins = new Set<string>();
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      /* reported below */
+    }
+    const bare = url && /^https?:$/.test(url.protocol) && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+    if (!url || !bare) throw new ConfigError('MINDPRINT_CORS_ORIGINS', `expected comma-separated origins like https://app.example.org (scheme, host and port only; no *), got "${entry}"`);
+    origins.add(url.origin);
+  }
+  return [...origins];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -215,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),
     rateLimitPerMinute: integer(env, 'MINDPRINT_RATE_LIMIT_PER_MINUTE', 3000, 0, 100_000_000),
     authFailuresPerMinute: integer(env, 'MINDPRINT_AUTH_FAILURES_PER_MINUTE', 60, 0, 100_000_000),
+    corsOrigins: corsOrigins(env),
     trustProxy: trustProxy(env),
     parseBudgets: {
       ...DEFAULT_PARSE_BUDGETS,

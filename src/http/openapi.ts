@@ -80,7 +80,7 @@ const SECONDS_HEADER = (description: string) => ({ type: 'integer', minimum: 0, 
 const ERROR_STATUSES: Record<number, { description: string; headers?: Record<string, Record<string, unknown>> }> = {
   400: { description: 'VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed' },
   401: {
-    description: 'AUTH_FAILED: no API key, or a key that is unknown, revoked or expired',
+    description: 'AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit)',
     headers: { 'WWW-Authenticate': TEXT_HEADER('The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent') },
   },
   403: { description: 'FORBIDDEN: the resource exists but is not yours to use (a simulation neither yours nor shared with you; a signed URL that is tampered with, expired or used)' },
@@ -91,7 +91,7 @@ const ERROR_STATUSES: Record<number, { description: string; headers?: Record<str
   414: { description: 'URI_TOO_LONG: a path parameter is longer than 4,096 characters' },
   415: { description: 'UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`)' },
   429: {
-    description: 'RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds',
+    description: 'RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds',
     headers: {
       'Retry-After': SECONDS_HEADER('Seconds until a request may be sent again'),
       'RateLimit-Limit': SECONDS_HEADER('Requests allowed in the window'),

@@ -1,6 +1,7 @@
 /**
  * The MCP tools over Streamable HTTP at /mcp, for remote assistants, authenticated with the same
- * Bearer API keys as the API (a missing or revoked key is the API's 401 JSON).
+ * Bearer API keys and failed-key limit as the API (a missing or revoked key is the API's 401
+ * JSON), and refusing browser pages from foreign origins (checkOrigin).
  *
  * Stateless: every POST gets a fresh MCP server and transport and answers with JSON, so no
  * session lives in a process and any replica can serve any request behind a plain load balancer
@@ -14,8 +15,11 @@
  *
  * The MCP SDK is loaded on the first /mcp request, not when the API starts.
  */
+import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
+import { forbidden } from '../http/errors.ts';
 
 /** JSON-RPC bodies; a transcript sent as text (upload_text_to_signed_url) is the largest. */
 export const MCP_BODY_LIMIT = 8 * 1024 * 1024;
@@ -31,6 +35,34 @@ const loadMcp = (() => {
     }));
 })();
 
+/**
+ * The Streamable HTTP transport requires the server to validate Origin (a page the user opened
+ * must not drive the tools, DNS rebinding included). A request without Origin is not from a
+ * browser page (assistants, the SDK client, curl) and goes on. One with Origin must be one of
+ * MINDPRINT_CORS_ORIGINS or the server's own origin: MINDPRINT_PUBLIC_URL's when set; otherwise
+ * the origin the request reached, but only at an IP address or localhost, since a DNS name can be
+ * rebound to this server by whoever owns it.
+ *
+ * The SDK's own check (allowedOrigins, enableDnsRebindingProtection) runs after our
+ * authentication, on POST only, and answers a JSON-RPC body: not our 403 {error, code}.
+ */
+export function checkOrigin(req: FastifyRequest, config: Pick<Config, 'corsOrigins' | 'publicUrl'>): void {
+  const origin = req.headers.origin;
+  if (origin === undefined || config.corsOrigins.includes(origin)) return;
+  const own = ownOrigin(req, config.publicUrl);
+  if (own !== null && origin.toLowerCase() === own.toLowerCase()) return;
+  throw forbidden(
+    `Origin "${origin.slice(0, 200)}" may not call /mcp: only the server's own origin${config.publicUrl ? ` (${own})` : ''} and those in MINDPRINT_CORS_ORIGINS may`,
+  );
+}
+
+/** The server's own origin for `req`, or null when it cannot be told from a rebound name. */
+function ownOrigin(req: FastifyRequest, publicUrl: string | null): string | null {
+  if (publicUrl) return new URL(publicUrl).origin;
+  const host = req.hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) || host === 'localhost' ? `${req.protocol}://${req.host}` : null;
+}
+
 const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
   reply
     .status(405)
@@ -43,7 +75,10 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_req, body, done) => done(null, body));
   app.addHook('onRequest', async (req) => {
-    req.caller = await ctx.auth.authenticate(req);
+    // Before the key: a page on a foreign origin is refused whatever it sends, and counts for nothing.
+    checkOrigin(req, ctx.config);
+    // The API's authentication step, failed-key limit included: /mcp is no side door for guessing keys.
+    req.caller = await app.authenticateCaller(req);
   });
 
   app.post('/mcp', { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT }, async (req, reply) => {
