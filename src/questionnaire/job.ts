@@ -19,12 +19,11 @@ import { ipipBfm50, notAdministeredRows, questionnaireRows, scoreQuestionnaire, 
 import type { EvidenceRef, PsychometricResult } from '../analysis/types.ts';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
+import { lockForTransaction, rowsOf, type Db } from '../db/client.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns } from '../db/schema.ts';
 import type { JobLogger } from '../jobs/log.ts';
-import type { JobContext, JobQueue } from '../jobs/queue.ts';
+import { PGBOSS_SCHEMA, type JobContext, type JobQueue } from '../jobs/queue.ts';
 import { QUEUE } from '../jobs/queues.ts';
-import { jobWaiting } from '../jobs/sweeper.ts';
 import { transientKind } from '../jobs/transient.ts';
 import { LlmEngineError, type LlmErrorCode } from '../simulation/llm/errors.ts';
 import { administerQuestionnaire, selectExcerpts } from '../simulation/llm/questionnaire.ts';
@@ -47,16 +46,45 @@ export function questionnaireModel(config: Pick<Config, 'llm' | 'defaultModel'>)
   return models.includes(config.defaultModel) ? config.defaultModel : (models[0] ?? null);
 }
 
+/** Where a snapshot's questionnaire run stands after asking for one: queued just now, or one already waiting to start or running. */
+export type QuestionnaireRun = 'queued' | 'waiting' | 'running';
+
 /**
- * Queues the questionnaire of a snapshot inside the caller's transaction; nothing when no LLM is
- * configured or it is turned off, and nothing new when a run for the snapshot is still waiting to
- * start (it will read the snapshot as it is then): asking twice does not pay the provider twice.
+ * Queues the questionnaire of a snapshot inside the caller's transaction, at most one run per
+ * snapshot at a time: asking while a run is waiting or running joins that run (its rows replace
+ * the snapshot's when it is done) and pays the provider nothing more. Null when no LLM answers
+ * questionnaires here (nothing queued).
+ *
+ * Exact under concurrency on both databases: a transaction-scoped advisory lock on the snapshot
+ * orders every queuer of it, and each looks at the live jobs (a statement after the lock sees
+ * the jobs an earlier holder committed, under READ COMMITTED; PGlite runs one transaction at a
+ * time anyway). Jobs leave the live states only when they end, so a run being taken by a worker
+ * (created → active) or retried (active → retry) is never missed.
+ *
+ * `newCompletion` (the processing that has just completed the snapshot, pipeline.ts): a waiting
+ * run is joined, as it reads the snapshot when it starts, but a running one is not: it read the
+ * previous completion and its store will be refused (the completion it read is gone), so the new
+ * material needs a run of its own.
  */
-export async function queueQuestionnaire(tx: Db, ctx: { config: Pick<Config, 'questionnaire'>; queue: JobQueue }, snapshot: { id: string; organizationId: string }): Promise<boolean> {
-  if (!ctx.config.questionnaire) return false;
-  if (await jobWaiting(tx, QUEUE.questionnaire, 'snapshotId', snapshot.id)) return true;
+export async function queueQuestionnaire(
+  tx: Db,
+  ctx: { config: Pick<Config, 'questionnaire'>; queue: JobQueue },
+  snapshot: { id: string; organizationId: string },
+  { newCompletion = false }: { newCompletion?: boolean } = {},
+): Promise<QuestionnaireRun | null> {
+  if (!ctx.config.questionnaire) return null;
+  await lockForTransaction(tx, `${QUEUE.questionnaire}/${snapshot.id}`);
+  const states = newCompletion ? ['created', 'retry'] : ['created', 'retry', 'active'];
+  // A waiting run first: it reads the snapshot as it is when it starts.
+  const [live] = rowsOf<{ state: string }>(
+    await tx.execute(sql`select j.state from ${sql.identifier(PGBOSS_SCHEMA)}.job j
+      where j.name = ${QUEUE.questionnaire} and j.data->>'snapshotId' = ${snapshot.id}
+        and j.state in (${sql.join(states.map((s) => sql`${s}`), sql`, `)})
+      order by j.state = 'active' limit 1`),
+  );
+  if (live) return live.state === 'active' ? 'running' : 'waiting';
   await ctx.queue.send(tx, QUEUE.questionnaire, { snapshotId: snapshot.id } satisfies QuestionnaireJob, { owner: snapshot.organizationId });
-  return true;
+  return 'queued';
 }
 
 /** The job handler for QUEUE.questionnaire. */

@@ -209,8 +209,9 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
       .where(eq(snapshots.id, snapshot.id));
     // The semantic index follows in a job of its own: `completed` does not wait for embeddings.
     await queueEmbedding(tx, ctx.queue, snapshot.id, memoryFor(ctx).embedder.id);
-    // With an LLM configured, the questionnaire psychometrics follow, in a job of their own too.
-    await queueQuestionnaire(tx, ctx, snapshot);
+    // With an LLM configured, the questionnaire psychometrics follow, in a job of their own too
+    // (a run already going read the previous completion: this one gets its own).
+    await queueQuestionnaire(tx, ctx, snapshot, { newCompletion: true });
     return true;
   });
 }

@@ -277,7 +277,7 @@ export interface paths {
         put?: never;
         /**
          * Answer the questionnaire for a snapshot again
-         * @description With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again (once: asking again while a run is still waiting to start adds nothing); its rows replace the snapshot’s previous ones when it is done. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.
+         * @description With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again; its rows replace the snapshot’s previous ones when it is done. At most one run per snapshot at a time: asking while a run is waiting or running is also a 202, naming that run (`queued: false`, `run: waiting | running`), and asks the provider nothing more, so a retried or repeated request is safe. Ask again after it is done for a fresh run. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.
          */
         post: operations["runQuestionnaire"];
         delete?: never;
@@ -1169,8 +1169,17 @@ export interface components {
             instrument: string;
             /** @description The LLM that answers in character */
             model: string;
-            /** @example true */
+            /**
+             * @description True when this request queued a run; false when it joined the run already waiting or running for the snapshot (at most one at a time: asking again pays the provider nothing more)
+             * @example true
+             */
             queued: boolean;
+            /**
+             * @description The run whose answers will replace the snapshot’s rows: `queued` by this request, or one that was already `waiting` to start or `running`
+             * @example queued
+             * @enum {string}
+             */
+            run: "queued" | "waiting" | "running";
             /**
              * Format: uuid
              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
