@@ -8,7 +8,6 @@
  * failed by a wall-clock budget whose job then ran and completed).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db/client.ts';
 import { PGBOSS_SCHEMA } from './queue.ts';
 
 /** pg-boss's job states, and whether a handler may still run for a job in each (a job absent from pgboss.job may not). */
@@ -36,19 +35,4 @@ const MAY_RUN = sql.raw(
 export function liveJobKeys(queue: string, dataKey: string): SQL {
   return sql`select j.data->>${dataKey} from ${sql.identifier(PGBOSS_SCHEMA)}.job j
     where j.name = ${queue} and j.state in (${MAY_RUN}) and j.data->>${dataKey} is not null`;
-}
-
-/**
- * Whether a job of `queue` whose data has `dataKey` = `value` is waiting to start (created, or
- * waiting to retry), seen from `tx`. Under a transaction-scoped advisory lock on the same key,
- * so two requests at once cannot both find none: callers that queue "at most one waiting run per
- * thing" check this and send in the same transaction.
- */
-export async function jobWaiting(tx: Db, queue: string, dataKey: string, value: string): Promise<boolean> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`${queue}/${value}`}))`);
-  const rows = rowsOf(
-    await tx.execute(sql`select 1 from ${sql.identifier(PGBOSS_SCHEMA)}.job j
-      where j.name = ${queue} and j.state in ('created', 'retry') and j.data->>${dataKey} = ${value} limit 1`),
-  );
-  return rows.length > 0;
 }
