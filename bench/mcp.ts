@@ -32,7 +32,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MindprintClient } from '@mindprint/client';
 import { fixturePath, hasSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 import { startTestServer } from '../test/support/server.ts';
-import { VERSION } from '../src/version.ts';
+import { VERSION } from '../src/platform/version.ts';
 import { freePort, ROOT } from './support/processes.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -80,7 +80,7 @@ function compileMcpServer(): string {
     [tsc, 'src/mcp/server.ts', '--outDir', out, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--rewriteRelativeImportExtensions', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'],
     { cwd: ROOT },
   );
-  // src/version.ts reads ../package.json.
+  // src/platform/version.ts reads ../package.json.
   writeFileSync(path.join(out, 'package.json'), JSON.stringify({ version: VERSION, type: 'module' }));
   const entry = path.join(out, 'run.mjs');
   writeFileSync(entry, "const { runMcpServer } = await import('./src/mcp/server.js');\nawait runMcpServer();\n");

@@ -8,22 +8,22 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
-import { registerCors } from './http/cors.ts';
-import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
-import { jsonBodyParser } from './http/json-body.ts';
-import { componentSchemas, documentRouteSchema } from './http/openapi.ts';
-import { documentPath, operationIdFor } from './http/operation-ids.ts';
-import { namedSchemas } from './http/schemas.ts';
-import { registerRateLimits } from './http/rate-limit.ts';
-import { registerResponseHeaders } from './http/response-headers.ts';
-import { registerUrlChecks } from './http/url-encoding.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { registerCors } from './platform/http/cors.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './platform/http/errors.ts';
+import { jsonBodyParser } from './platform/http/json-body.ts';
+import { componentSchemas, documentRouteSchema } from './platform/http/openapi.ts';
+import { documentPath, operationIdFor } from './platform/http/operation-ids.ts';
+import { namedSchemas } from './platform/http/schemas.ts';
+import { registerRateLimits } from './platform/http/rate-limit.ts';
+import { registerResponseHeaders } from './platform/http/response-headers.ts';
+import { registerUrlChecks } from './platform/http/url-encoding.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { loggerOptions } from './logging.ts';
 import { mindRoutes } from './minds/routes.ts';
 import { tagRoutes } from './tags/routes.ts';
 import { usageRoutes } from './usage/routes.ts';
-import { VERSION } from './version.ts';
+import { VERSION } from './platform/version.ts';
 
 export interface AppOptions {
   /** Feature modules: their routes go under the authenticated base path, public routes at the root. */

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
+import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './platform/auth/key-shape.ts';
 import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './embeddings/config.ts';
 import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
 import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';

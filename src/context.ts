@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { Authenticator, Caller } from './auth/authenticate.ts';
+import type { Authenticator, Caller } from './platform/auth/authenticate.ts';
 import type { Config } from './config.ts';
-import type { Database, Db } from './db/client.ts';
-import type { JobQueue } from './jobs/queue.ts';
-import type { ChangeFeed } from './db/change-feed.ts';
+import type { Database, Db } from './platform/db/client.ts';
+import type { JobQueue } from './platform/jobs/queue.ts';
+import type { ChangeFeed } from './platform/db/change-feed.ts';
 import type { MindCache } from './minds/cache.ts';
 import type { MindDeletionHook } from './minds/service.ts';
-import type { ArtifactStore } from './storage/index.ts';
+import type { ArtifactStore } from './platform/storage/index.ts';
 import type { UsageRecorder } from './usage/recorder.ts';
 
 /** What route plugins, job handlers and modules get: the services of one running process. */

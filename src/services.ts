@@ -4,17 +4,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { Authenticator } from './auth/authenticate.ts';
-import { countKeys, createKeyFor, type IssuedKey } from './auth/keys.ts';
+import { Authenticator } from './platform/auth/authenticate.ts';
+import { countKeys, createKeyFor, type IssuedKey } from './platform/auth/keys.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { lockForTransaction, migrate, openDatabase, type Database, type Db } from './db/client.ts';
-import { serviceSettings } from './db/schema.ts';
-import { startQueue } from './jobs/queue.ts';
-import { queueDefinitions } from './jobs/queues.ts';
-import { createArtifactStore } from './storage/index.ts';
+import { lockForTransaction, migrate, openDatabase, type Database, type Db } from './platform/db/client.ts';
+import { serviceSettings } from './platform/db/schema.ts';
+import { startQueue } from './platform/jobs/queue.ts';
+import { queueDefinitions } from './platform/jobs/queues.ts';
+import { createArtifactStore } from './platform/storage/index.ts';
 import { MindCache } from './minds/cache.ts';
-import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from './db/change-feed.ts';
+import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from './platform/db/change-feed.ts';
 import type { Client as PgClient } from 'pg';
 import { UsageRecorder } from './usage/recorder.ts';
 

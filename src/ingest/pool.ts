@@ -26,7 +26,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { childExecArgv, moduleUrl } from '../runtime/modules.ts';
+import { childExecArgv, moduleUrl } from '../platform/runtime/modules.ts';
 import type { FileKind, Transcript } from './types.ts';
 import { budgetsOf, type ParseOptions } from './parse.ts';
 import { DEFAULT_PARSE_BUDGETS, heapMb, POOL_SIZE, wallMs, type ParseBudgets } from './budgets.ts';

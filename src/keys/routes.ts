@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { issueKey, listKeys, revokeKey } from '../auth/keys.ts';
+import { issueKey, listKeys, revokeKey } from '../platform/auth/keys.ts';
 import type { AppContext } from '../context.ts';
-import { notFound } from '../http/errors.ts';
-import { errorResponses, iso, Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { notFound } from '../platform/http/errors.ts';
+import { errorResponses, iso, Nullable, Timestamp, Uuid, named } from '../platform/http/schemas.ts';
 
 const ApiKey = named('ApiKey', Type.Object({
   id: Uuid,

@@ -10,11 +10,11 @@
  * embedded only when none is missing.
  */
 import { sql } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db/client.ts';
+import { rowsOf, type Db } from '../platform/db/client.ts';
 import { EmbeddingError } from '../embeddings/index.ts';
-import type { JobLogger } from '../jobs/log.ts';
-import type { JobContext, JobQueue } from '../jobs/queue.ts';
-import { QUEUE } from '../jobs/queues.ts';
+import type { JobLogger } from '../platform/jobs/log.ts';
+import type { JobContext, JobQueue } from '../platform/jobs/queue.ts';
+import { QUEUE } from '../platform/jobs/queues.ts';
 import type { Memory } from './service.ts';
 import { encodeVector, isZero, vectorLiteral } from './vectors.ts';
 

@@ -3,8 +3,8 @@
  * change of embedder) and GET /minds/{mindId}/semantic-index.
  */
 import type { Module } from '../context.ts';
-import { jobLogger } from '../jobs/log.ts';
-import { QUEUE } from '../jobs/queues.ts';
+import { jobLogger } from '../platform/jobs/log.ts';
+import { QUEUE } from '../platform/jobs/queues.ts';
 import { embedSnapshot, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
 import { memoryRoutes } from './routes.ts';
 import { memoryFor } from './service.ts';

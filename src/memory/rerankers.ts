@@ -9,7 +9,7 @@
  */
 import { adaptToMind } from '../simulation/extractive/adapt.ts';
 import { rerankEmbedder, shippedModel, type RerankModel } from '../simulation/rerank/index.ts';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../platform/db/client.ts';
 import { scopeTurns } from './retrieve.ts';
 import type { MindScope } from './scope.ts';
 

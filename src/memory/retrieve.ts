@@ -14,7 +14,7 @@
  * statement with every score (MemoryTurn.retrieval), their similarities to the query included.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db/client.ts';
+import { rowsOf, type Db } from '../platform/db/client.ts';
 import type { MemoryTurn } from '../simulation/types.ts';
 import { isUuid } from '../uuid.ts';
 import { inScope, toDate, type MindScope } from './scope.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.ts';
-import { errorResponses } from '../http/schemas.ts';
+import { errorResponses } from '../platform/http/schemas.ts';
 import { MindParams } from '../minds/schemas.ts';
 import { SemanticIndexResponse } from './schemas.ts';
 import { memoryFor } from './service.ts';

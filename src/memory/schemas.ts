@@ -1,6 +1,6 @@
 /** GET /minds/{mindId}/semantic-index: where the mind's semantic memory stands. */
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../platform/http/schemas.ts';
 
 export const SemanticIndexResponse = named('SemanticIndex', Type.Object({
   mindId: Uuid,

@@ -4,7 +4,7 @@
  * with a later mindsetDate.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Db } from '../db/client.ts';
+import { rowsOf, type Db } from '../platform/db/client.ts';
 
 export interface MindScope {
   mindId: string;

@@ -1,8 +1,8 @@
 /** The state of a mind's semantic index, for GET /minds/{mindId}/semantic-index. */
 import { sql } from 'drizzle-orm';
-import type { Caller } from '../auth/authenticate.ts';
-import { rowsOf } from '../db/client.ts';
-import { iso } from '../http/schemas.ts';
+import type { Caller } from '../platform/auth/authenticate.ts';
+import { rowsOf } from '../platform/db/client.ts';
+import { iso } from '../platform/http/schemas.ts';
 import { assertMindExists } from '../minds/service.ts';
 import type { SemanticIndexResponse } from './schemas.ts';
 import type { Memory } from './service.ts';

@@ -7,7 +7,7 @@
  * An entry records the generation read before its query ran, so a write that lands while the
  * query runs also makes it a miss. Who bumps:
  *   - this process, before the response of any of its own writes leaves (read-your-writes);
- *   - on PostgreSQL, the change feed (src/db/change-feed.ts): database triggers notify every
+ *   - on PostgreSQL, the change feed (src/platform/db/change-feed.ts): database triggers notify every
  *     process of every committed change, whoever made it (another replica, a worker, plain SQL).
  * While the change feed is down, changes can be missed, so the cache is bypassed (every read
  * queries) and emptied again once it is back. A short TTL bounds what an undetected outage could

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { describedPattern, Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { describedPattern, Nullable, Timestamp, Uuid, named } from '../platform/http/schemas.ts';
 import { Tag, TagNames } from '../tags/schemas.ts';
 
 export const Mind = named('Mind', Type.Object({

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../platform/db/client.ts';
 
 /**
  * The separator between the fields of minds.search_text (U+001F, "unit separator"): nobody types

@@ -4,11 +4,11 @@
  * indistinguishable from one that does not exist.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Caller } from '../auth/authenticate.ts';
-import { lockForTransaction, rowsOf, runStatement, statement, type Db } from '../db/client.ts';
-import { digitalTwins, minds } from '../db/schema.ts';
-import { invalid, notFound } from '../http/errors.ts';
-import { iso } from '../http/schemas.ts';
+import type { Caller } from '../platform/auth/authenticate.ts';
+import { lockForTransaction, rowsOf, runStatement, statement, type Db } from '../platform/db/client.ts';
+import { digitalTwins, minds } from '../platform/db/schema.ts';
+import { invalid, notFound } from '../platform/http/errors.ts';
+import { iso } from '../platform/http/schemas.ts';
 import { ensureTags, parseTagNames, setMindTagIds } from '../tags/service.ts';
 import { SEARCH_LIMIT, type CreateMindBody, type DigitalTwin, type Mind, type UpdateMindBody } from './schemas.ts';
 import { refreshSearchText, searchPatterns } from './search.ts';

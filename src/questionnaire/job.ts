@@ -19,12 +19,12 @@ import { ipipBfm50, notAdministeredRows, questionnaireRows, scoreQuestionnaire, 
 import type { EvidenceRef, PsychometricResult } from '../analysis/types.ts';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
-import { lockForTransaction, rowsOf, type Db } from '../db/client.ts';
-import { findings, keyTopics, minds, psychometrics, snapshots, turns } from '../db/schema.ts';
-import type { JobLogger } from '../jobs/log.ts';
-import { PGBOSS_SCHEMA, type JobContext, type JobQueue } from '../jobs/queue.ts';
-import { QUEUE } from '../jobs/queues.ts';
-import { transientKind } from '../jobs/transient.ts';
+import { lockForTransaction, rowsOf, type Db } from '../platform/db/client.ts';
+import { findings, keyTopics, minds, psychometrics, snapshots, turns } from '../platform/db/schema.ts';
+import type { JobLogger } from '../platform/jobs/log.ts';
+import { PGBOSS_SCHEMA, type JobContext, type JobQueue } from '../platform/jobs/queue.ts';
+import { QUEUE } from '../platform/jobs/queues.ts';
+import { transientKind } from '../platform/jobs/transient.ts';
 import { LlmEngineError, type LlmErrorCode } from '../simulation/llm/errors.ts';
 import { administerQuestionnaire, selectExcerpts } from '../simulation/llm/questionnaire.ts';
 import type { MemoryTurn } from '../simulation/types.ts';

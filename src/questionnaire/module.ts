@@ -4,8 +4,8 @@
  * (routes.ts). Without an LLM (or with MINDPRINT_LLM_QUESTIONNAIRE=false) it starts no worker.
  */
 import type { Module } from '../context.ts';
-import { jobLogger } from '../jobs/log.ts';
-import { QUEUE } from '../jobs/queues.ts';
+import { jobLogger } from '../platform/jobs/log.ts';
+import { QUEUE } from '../platform/jobs/queues.ts';
 import { runQuestionnaire, type QuestionnaireJob } from './job.ts';
 import { questionnaireRoutes } from './routes.ts';
 

@@ -8,7 +8,7 @@ import type { LlmConfig } from '../simulation/llm/config.ts';
 import { createExtractiveEngine } from '../simulation/extractive/index.ts';
 import { createLlmEngines } from '../simulation/llm/index.ts';
 import type { SimulationEngine } from '../simulation/types.ts';
-import { invalid } from '../http/errors.ts';
+import { invalid } from '../platform/http/errors.ts';
 
 export interface ModelInfo {
   id: string;

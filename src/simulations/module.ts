@@ -4,7 +4,7 @@
  * runs background simulations.
  */
 import type { AppContext, Module } from '../context.ts';
-import { QUEUE, queueDefinitions } from '../jobs/queues.ts';
+import { QUEUE, queueDefinitions } from '../platform/jobs/queues.ts';
 import { createEngineRegistry } from './engines.ts';
 import { memoryFor } from '../memory/index.ts';
 import { simulationRoutes } from './routes.ts';

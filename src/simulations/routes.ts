@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses } from '../http/schemas.ts';
-import { clientGoneSignal } from '../http/client-gone.ts';
+import { errorResponses } from '../platform/http/schemas.ts';
+import { clientGoneSignal } from '../platform/http/client-gone.ts';
 import { createRun, executeRun, httpErrorOf, prepareRun, runErrorOf, type RunServices } from './run.ts';
 import {
   ListSimulationsQuery,

@@ -6,17 +6,17 @@
  * message always ends `completed` or `failed`.
  */
 import { sql } from 'drizzle-orm';
-import type { Caller } from '../auth/authenticate.ts';
+import type { Caller } from '../platform/auth/authenticate.ts';
 import type { Config } from '../config.ts';
-import { rowsOf, type Db } from '../db/client.ts';
-import { messages, simulations, type MessageContent } from '../db/schema.ts';
-import { AppError, invalid, notFound } from '../http/errors.ts';
-import type { JobContext, JobQueue } from '../jobs/queue.ts';
-import { QUEUE } from '../jobs/queues.ts';
+import { rowsOf, type Db } from '../platform/db/client.ts';
+import { messages, simulations, type MessageContent } from '../platform/db/schema.ts';
+import { AppError, invalid, notFound } from '../platform/http/errors.ts';
+import type { JobContext, JobQueue } from '../platform/jobs/queue.ts';
+import { QUEUE } from '../platform/jobs/queues.ts';
 import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../simulation/extractive/index.ts';
 import { LlmEngineError } from '../simulation/llm/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../simulation/types.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../platform/version.ts';
 import type { EngineRegistry } from './engines.ts';
 import { loadMindScope, recall, rerankersFor, retrieveMemory, type Memory, type MindScope, type PersonaCache } from '../memory/index.ts';
 import type { SimulateBody } from './schemas.ts';

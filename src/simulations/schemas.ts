@@ -1,6 +1,6 @@
 /** TypeBox schemas of simulations, messages, users and models: validation, OpenAPI and TS types. */
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../platform/http/schemas.ts';
 
 export const User = named('User', Type.Object({
   id: Uuid,

@@ -4,12 +4,12 @@
  * the organization gets 403, and another organization's simulation does not exist (404).
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Caller } from '../auth/authenticate.ts';
+import type { Caller } from '../platform/auth/authenticate.ts';
 import type { Config } from '../config.ts';
-import { rowsOf, type Db } from '../db/client.ts';
-import { simulations, simulationShares, users } from '../db/schema.ts';
-import { forbidden, invalid, notFound } from '../http/errors.ts';
-import { iso } from '../http/schemas.ts';
+import { rowsOf, type Db } from '../platform/db/client.ts';
+import { simulations, simulationShares, users } from '../platform/db/schema.ts';
+import { forbidden, invalid, notFound } from '../platform/http/errors.ts';
+import { iso } from '../platform/http/schemas.ts';
 import type { ListSimulationsQuery, Message, ShareBody, Simulation, User } from './schemas.ts';
 import { avatarDataUrl } from './avatar.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Server-sent events for a streamed simulation. The reply body is a PassThrough that Fastify
  * pipes to the socket, so the request keeps its normal lifecycle (usage, logging); a client that
- * leaves aborts the engine through the request's clientGoneSignal (src/http/client-gone.ts).
+ * leaves aborts the engine through the request's clientGoneSignal (src/platform/http/client-gone.ts).
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';

@@ -1,10 +1,10 @@
 import type { Module } from '../context.ts';
 import { closeParserPool, configureParserPool, warmParserPool } from '../ingest/index.ts';
-import { jobLogger } from '../jobs/log.ts';
-import { QUEUE, queueDefinitions } from '../jobs/queues.ts';
+import { jobLogger } from '../platform/jobs/log.ts';
+import { QUEUE, queueDefinitions } from '../platform/jobs/queues.ts';
 import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
 import { snapshotRoutes, uploadRoutes } from './routes.ts';
-import { STALE_TEMP_MS, sweepTempFiles } from '../storage/local-store.ts';
+import { STALE_TEMP_MS, sweepTempFiles } from '../platform/storage/local-store.ts';
 import { deleteMindArtifacts } from './service.ts';
 import { sweepArtifactsOnSchedule, sweepLostSnapshots } from './sweeper.ts';
 

@@ -18,16 +18,16 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../db/schema.ts';
+import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../platform/db/schema.ts';
 import { digestTranscriptFile, ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseStats } from '../ingest/index.ts';
 import type { FileKind } from '../ingest/types.ts';
-import { jobLogger, type JobLogger } from '../jobs/log.ts';
+import { jobLogger, type JobLogger } from '../platform/jobs/log.ts';
 import { memoryFor, queueEmbedding } from '../memory/index.ts';
-import type { JobContext } from '../jobs/queue.ts';
-import { QUEUE } from '../jobs/queues.ts';
-import { describeTransient, transientKind } from '../jobs/transient.ts';
+import type { JobContext } from '../platform/jobs/queue.ts';
+import { QUEUE } from '../platform/jobs/queues.ts';
+import { describeTransient, transientKind } from '../platform/jobs/transient.ts';
 import { queueQuestionnaire } from '../questionnaire/job.ts';
-import { ArtifactNotFoundError } from '../storage/index.ts';
+import { ArtifactNotFoundError } from '../platform/storage/index.ts';
 import type { Digest } from './digest.ts';
 import { LOST_REASON } from './sweeper.ts';
 

@@ -4,8 +4,8 @@
  * statement) and analysis/profile.ts (weights by words and recency).
  */
 import { buildProfile, type MindProfile } from '../analysis/index.ts';
-import type { Caller } from '../auth/authenticate.ts';
-import type { Db } from '../db/client.ts';
+import type { Caller } from '../platform/auth/authenticate.ts';
+import type { Db } from '../platform/db/client.ts';
 import { loadProfileInputs } from '../memory/profile.ts';
 import { assertMindExists } from '../minds/service.ts';
 

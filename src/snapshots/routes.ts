@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
-import { publicBaseUrl } from '../http/public-url.ts';
-import { ErrorResponse, errorResponses, Uuid } from '../http/schemas.ts';
+import { AppError } from '../platform/http/errors.ts';
+import { publicBaseUrl } from '../platform/http/public-url.ts';
+import { ErrorResponse, errorResponses, Uuid } from '../platform/http/schemas.ts';
 import { MindParams } from '../minds/schemas.ts';
 import { mindProfile } from './profile.ts';
 import { CreateSnapshotForm, CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject, UPLOAD_CONTENT_TYPES_DOC, UploadBytes, UploadReceived } from './schemas.ts';
@@ -55,7 +55,7 @@ async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.S
       }
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
-        // A second file part never gets here: the `files: 1` limit refuses it (400, src/http/errors.ts).
+        // A second file part never gets here: the `files: 1` limit refuses it (400, src/platform/http/errors.ts).
         const spooled = await spoolToTempFile(part.file, service.tmpDir(ctx), ctx.config.maxUploadBytes);
         form.file = { ...spooled, fileName: part.filename || 'transcript' };
         assertHasContent(spooled);

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../platform/http/schemas.ts';
 import { UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 
 export const SnapshotStatus = named('SnapshotProcessingStatus', Type.String({ enum: ['pending', 'processing', 'completed', 'failed'], example: 'completed' }));

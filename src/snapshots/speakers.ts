@@ -6,14 +6,14 @@
  * memory and analysis are stored exactly once, by the same locked, idempotent step as an upload's.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Caller } from '../auth/authenticate.ts';
+import type { Caller } from '../platform/auth/authenticate.ts';
 import type { AppContext } from '../context.ts';
-import { rowsOf } from '../db/client.ts';
-import { findings, keyTopics, psychometrics, snapshots, turns, artifacts } from '../db/schema.ts';
-import { conflict, notFound } from '../http/errors.ts';
+import { rowsOf } from '../platform/db/client.ts';
+import { findings, keyTopics, psychometrics, snapshots, turns, artifacts } from '../platform/db/schema.ts';
+import { conflict, notFound } from '../platform/http/errors.ts';
 import { matchSpeakerLabel, speakerLabels, UnreadableTranscriptError } from '../ingest/index.ts';
 import type { FileKind } from '../ingest/types.ts';
-import { QUEUE } from '../jobs/queues.ts';
+import { QUEUE } from '../platform/jobs/queues.ts';
 import { getSnapshotRow, speakerWarning, toSnapshot, unknownSpeaker, type SnapshotView } from './service.ts';
 
 /** Lines shown per speaker, and how much of each. */

@@ -9,7 +9,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../platform/http/errors.ts';
 
 export interface SpooledFile {
   path: string;

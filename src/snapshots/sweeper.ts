@@ -15,11 +15,11 @@
  */
 import { inArray, sql, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import { rowsOf } from '../db/client.ts';
-import { artifacts } from '../db/schema.ts';
-import type { JobLogger } from '../jobs/log.ts';
-import type { QueueDefinition } from '../jobs/queue.ts';
-import { liveJobKeys } from '../jobs/sweeper.ts';
+import { rowsOf } from '../platform/db/client.ts';
+import { artifacts } from '../platform/db/schema.ts';
+import type { JobLogger } from '../platform/jobs/log.ts';
+import type { QueueDefinition } from '../platform/jobs/queue.ts';
+import { liveJobKeys } from '../platform/jobs/sweeper.ts';
 import { ARTIFACTS_PREFIX, keysOf, parseArtifactKey, SIGNED_URL_SECONDS } from './service.ts';
 
 export const LOST_REASON = 'Processing was interrupted repeatedly (worker lost); upload again';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { errorResponses, SuccessResponse } from '../http/schemas.ts';
+import { errorResponses, SuccessResponse } from '../platform/http/schemas.ts';
 import { Mind, MindParams } from '../minds/schemas.ts';
 import { setMindTags } from '../minds/service.ts';
 import { RenameTagBody, SetMindTagsBody, Tag, TagParams, TagWithCount } from './schemas.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { Nullable, Timestamp, Uuid, named } from '../platform/http/schemas.ts';
 
 export const Tag = named('Tag', Type.Object({
   id: Uuid,

@@ -1,10 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Caller } from '../auth/authenticate.ts';
-import type { Db } from '../db/client.ts';
-import { isUniqueViolation } from '../db/errors.ts';
-import { mindTags, tags } from '../db/schema.ts';
-import { conflict, invalid, notFound } from '../http/errors.ts';
-import { iso } from '../http/schemas.ts';
+import type { Caller } from '../platform/auth/authenticate.ts';
+import type { Db } from '../platform/db/client.ts';
+import { isUniqueViolation } from '../platform/db/errors.ts';
+import { mindTags, tags } from '../platform/db/schema.ts';
+import { conflict, invalid, notFound } from '../platform/http/errors.ts';
+import { iso } from '../platform/http/schemas.ts';
 import { refreshSearchText } from '../minds/search.ts';
 
 type TagRow = typeof tags.$inferSelect;

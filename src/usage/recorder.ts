@@ -4,7 +4,7 @@
  * shutdown), so a restart loses at most one interval. The same flush writes keys' last use.
  */
 import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db } from '../platform/db/client.ts';
 import { merge, record, type Histogram } from './histogram.ts';
 
 export interface UsageCell {

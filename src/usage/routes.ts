@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
-import { errorResponses, named } from '../http/schemas.ts';
+import { errorResponses, named } from '../platform/http/schemas.ts';
 import { usageFor } from './service.ts';
 
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', example: '2026-11-01' });

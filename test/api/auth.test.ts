@@ -15,7 +15,7 @@ describe('authentication and tenancy', () => {
     assert.equal(res.body.apiKeys.length, 1);
     assert.equal(res.body.apiKeys[0].name, 'bootstrap');
     const { sql } = await import('drizzle-orm');
-    const { rowsOf } = await import('../../src/db/client.ts');
+    const { rowsOf } = await import('../../src/platform/db/client.ts');
     const [owner] = rowsOf<{ org: string; email: string }>(
       await s.ctx.db.execute(sql`select o.name as org, u.email from api_keys k join users u on u.id = k.user_id join organizations o on o.id = k.organization_id where k.id = ${res.body.apiKeys[0].id}`),
     );
@@ -99,7 +99,7 @@ describe('authentication and tenancy', () => {
   });
 
   test('an expired key is 401', async () => {
-    const { createKeyFor } = await import('../../src/auth/keys.ts');
+    const { createKeyFor } = await import('../../src/platform/auth/keys.ts');
     const issued = await createKeyFor(s.ctx.db, { org: 'default', user: 'old@localhost', expiresInDays: 1 });
     const { sql } = await import('drizzle-orm');
     await s.ctx.db.execute(sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${issued.keyId}`);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { assertInvalid, startTestServer, type TestServer } from '../support/server.ts';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-body.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/platform/http/json-body.ts';
 
 interface RawResponse {
   status: number;

@@ -123,7 +123,7 @@ describe('minds', () => {
   test('deleting a mind removes its twin and its tag links from the database (the tags stay)', async () => {
     const { mind, digitalTwin } = (await s.api('POST', '/minds', { name: 'Doomed', tags: 'fate,luck' })).body;
     const { sql } = await import('drizzle-orm');
-    const { rowsOf } = await import('../../src/db/client.ts');
+    const { rowsOf } = await import('../../src/platform/db/client.ts');
     const count = async (q: ReturnType<typeof sql>) => rowsOf<{ n: number }>(await s.ctx.db.execute(q))[0]!.n;
     assert.equal(await count(sql`select count(*)::int as n from digital_twins where mind_id = ${mind.id}`), 1);
     assert.equal(await count(sql`select count(*)::int as n from mind_tags where mind_id = ${mind.id}`), 2);

@@ -1,13 +1,13 @@
 /**
  * The OpenAPI document as a machine reads it (issue 10's contract): every operation has an
- * operationId, unique, as src/http/operation-ids.ts assigns it, and the list names no operation
+ * operationId, unique, as src/platform/http/operation-ids.ts assigns it, and the list names no operation
  * the document does not have; the resources are named component schemas referenced by `$ref`;
  * every error status is documented with the shared Error schema; the bodies that no validator
  * reads (multipart and signed uploads) are documented; fixed lists are enums.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OPERATION_IDS } from '../../src/http/operation-ids.ts';
+import { OPERATION_IDS } from '../../src/platform/http/operation-ids.ts';
 import { UPLOADABLE_CONTENT_TYPES } from '../../src/snapshots/file-kinds.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -32,7 +32,7 @@ test('every operation has an operationId, unique across the document', () => {
   const ops = operations();
   assert.ok(ops.length >= 30, `${ops.length} operations`);
   const missing = ops.filter((o) => !o.operationId).map((o) => o.key);
-  assert.deepEqual(missing, [], 'operations without an operationId: add them to src/http/operation-ids.ts');
+  assert.deepEqual(missing, [], 'operations without an operationId: add them to src/platform/http/operation-ids.ts');
   const ids = ops.map((o) => o.operationId!);
   assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
   for (const o of ops) assert.match(o.operationId!, /^[a-z][A-Za-z]+$/, o.key);

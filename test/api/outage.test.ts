@@ -117,7 +117,7 @@ const pgBin = postgresBin();
 /**
  * Issue 10: during a PostgreSQL restart only 200s and 503s, none after, no answered write lost.
  * Fixed for it: a connection dropped mid-transaction no longer raises an uncaught 'error', and a
- * failed `begin` no longer leaks its connection (src/db/client.ts; the leak made shutdown wait
+ * failed `begin` no longer leaks its connection (src/platform/db/client.ts; the leak made shutdown wait
  * for ever), and a created or updated mind is read back inside its transaction (a connection
  * lost right after the commit answered 503 for a stored mind: 2 runs in 8 before).
  */

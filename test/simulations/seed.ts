@@ -5,8 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { analyseTurns, type AnalysisResult } from '../../src/analysis/index.ts';
-import type { Db } from '../../src/db/client.ts';
-import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/db/schema.ts';
+import type { Db } from '../../src/platform/db/client.ts';
+import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/platform/db/schema.ts';
 import { replyWordCounts } from '../../src/snapshots/digest.ts';
 import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 

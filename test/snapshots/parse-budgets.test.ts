@@ -10,7 +10,7 @@ import { sql } from 'drizzle-orm';
 import { ParseBudgetError, ParserCrashedError, ParseTimeoutError } from '../../src/ingest/index.ts';
 import { decideFailure } from '../../src/snapshots/pipeline.ts';
 import { snapshotsModule } from '../../src/snapshots/module.ts';
-import { fairPriority } from '../../src/jobs/queue.ts';
+import { fairPriority } from '../../src/platform/jobs/queue.ts';
 import { pdfBomb } from '../support/hostile-files.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { rows, upload, waitForSnapshot } from './support.ts';

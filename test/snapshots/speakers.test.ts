@@ -4,7 +4,7 @@
  * snapshot shape, `speaker` matches a label by case, prefix or name, and the mind's speaker can
  * be changed after the upload, which processes the snapshot again exactly once.
  */
-import { QUEUE } from '../../src/jobs/queues.ts';
+import { QUEUE } from '../../src/platform/jobs/queues.ts';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';

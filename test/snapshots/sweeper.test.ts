@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { JOB_STATE_MAY_RUN } from '../../src/jobs/sweeper.ts';
+import { JOB_STATE_MAY_RUN } from '../../src/platform/jobs/sweeper.ts';
 import { processSnapshot } from '../../src/snapshots/pipeline.ts';
 import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

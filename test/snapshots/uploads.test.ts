@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { sql } from 'drizzle-orm';
-import { signUploadToken, type S3ArtifactStore } from '../../src/storage/index.ts';
+import { signUploadToken, type S3ArtifactStore } from '../../src/platform/storage/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startTestS3Server } from '../storage/s3-server.ts';
 import { fixtureFile, rows, storedFiles, upload, waitForSnapshot } from './support.ts';

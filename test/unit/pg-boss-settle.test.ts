@@ -1,5 +1,5 @@
 /**
- * src/jobs/queue.ts contains the unawaited complete/fail of pg-boss's worker loop by recognising
+ * src/platform/jobs/queue.ts contains the unawaited complete/fail of pg-boss's worker loop by recognising
  * the two statements they run (issue 21). If a pg-boss upgrade settled jobs with other statements,
  * the match would silently stop and a database restart could kill the process again: this test
  * reads pg-boss's manager and fails first.

@@ -1,13 +1,13 @@
 /**
- * The origin of local signed upload URLs (src/http/public-url.ts): MINDPRINT_PUBLIC_URL, else the
+ * The origin of local signed upload URLs (src/platform/http/public-url.ts): MINDPRINT_PUBLIC_URL, else the
  * request's Host only when it names where the server listens; a poisoned Host is refused.
  */
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import { test } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../src/http/errors.ts';
-import { publicBaseUrl } from '../../src/http/public-url.ts';
+import { AppError } from '../../src/platform/http/errors.ts';
+import { publicBaseUrl } from '../../src/platform/http/public-url.ts';
 
 const request = (host: string | undefined, port = 3000, protocol = 'http') =>
   ({ headers: host === undefined ? {} : { host }, protocol, server: { server: { address: () => ({ address: '::', family: 'IPv6', port }) } } }) as unknown as FastifyRequest;

@@ -12,7 +12,7 @@ import { isIP } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import type { FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 import { AppError } from './errors.ts';
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);

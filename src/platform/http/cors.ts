@@ -9,7 +9,7 @@
  */
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 
 /** Request headers a page may send: the key, JSON bodies, and the MCP Streamable HTTP transport's own. */
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];

@@ -359,7 +359,7 @@ export const serviceSettings = pgTable('service_settings', {
 
 /**
  * Rate-limit counters shared by API replicas on PostgreSQL (an UNLOGGED table, migration 0013):
- * `key` is "<limited key>@<window start ms>"; see src/http/rate-limit-store.ts.
+ * `key` is "<limited key>@<window start ms>"; see src/platform/http/rate-limit-store.ts.
  */
 export const rateLimitCounters = pgTable('rate_limit_counters', {
   key: text('key').primaryKey(),

@@ -3,7 +3,7 @@
  * has no Fastify logger: one JSON object per line on stdout in pino's shape (numeric level,
  * time, pid, msg), like the API's own log, filtered by LOG_LEVEL.
  */
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 
 const LEVELS = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity } as const;
 type Level = Exclude<keyof typeof LEVELS, 'silent'>;

@@ -1,4 +1,4 @@
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
 import type { QueueDefinition } from './queue.ts';
 
 /** Every queue of the service, so API processes (which send) and workers (which take) agree. */

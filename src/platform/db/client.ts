@@ -70,7 +70,7 @@ function debouncedAnalyze(run: () => Promise<unknown>, quietMs = 2_000) {
   };
 }
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../drizzle', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../drizzle', import.meta.url));
 
 export interface OpenOptions {
   databaseUrl: string | null;
@@ -197,7 +197,7 @@ async function openPostgres(url: string): Promise<Database> {
     await probe.end().catch(() => {});
   }
   // A connection that cannot be made (PostgreSQL down, a network partition) fails the request
-  // after 10 s instead of holding it until the client gives up (503 UNAVAILABLE, src/http/errors.ts).
+  // after 10 s instead of holding it until the client gives up (503 UNAVAILABLE, src/platform/http/errors.ts).
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 10_000 });
   // An idle connection the server drops (restart, failover, admin command) must not crash the
   // process: the pool discards it and the next query opens a new one.
@@ -205,7 +205,7 @@ async function openPostgres(url: string): Promise<Database> {
   // A connection checked out of the pool (a transaction, drizzle's session) has no listener of
   // the pool's: pg-pool removes it at checkout, so the server dropping it mid-transaction would
   // be an uncaught 'error' and take the process down. Its statement rejects and the caller answers
-  // 503 UNAVAILABLE (src/http/errors.ts); this listener, added once per connection, only keeps
+  // 503 UNAVAILABLE (src/platform/http/errors.ts); this listener, added once per connection, only keeps
   // the event from being fatal (the pool's own listener reports idle ones above).
   pool.on('connect', (client) => client.on('error', () => {}));
   releaseWhatDrizzleLeaks(pool);
