@@ -30,7 +30,7 @@ import { isDeepStrictEqual } from 'node:util';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
+import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
 import { extractSearchTerms } from '../src/simulation/extractive/index.ts';
 import * as afterEngine from '../src/simulation/extractive/index.ts';
 import { rerankEmbedder as afterEmbedder } from '../src/simulation/rerank/index.ts';

@@ -21,7 +21,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
-import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
+import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
 import { rowsOf, type Db } from '../src/platform/db/client.ts';
 import { extractSearchTerms } from '../src/simulation/extractive/index.ts';
 import { embedSnapshot, loadMindScope, Memory, memoryFor, recall, retrieveMemory, type MindScope } from '../src/memory/index.ts';

@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { closeParserPool, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, type FileKind } from '../src/ingest/index.ts';
+import { closeParserPool, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, type FileKind } from '../src/lib/ingest/index.ts';
 import { isAutoCaptionFile } from '../src/snapshots/file-kinds.ts';
 import { requireSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 

@@ -239,7 +239,7 @@ async function main(): Promise<void> {
       conversations: dev.map((c) => c.id),
       questions: groups.length,
       target: TARGET === 'lift' ? 'token F1 minus chance of the passage length (src/simulation/rerank/target.ts)' : 'token F1',
-      embedder: 'glove-6b-100d-sif@1 (src/embeddings)',
+      embedder: 'glove-6b-100d-sif@1 (src/lib/embeddings)',
       developmentLeaveOneConversationOut: {
         picksBestOfTop10: round(loco.best / loco.n),
         pickF1: round(loco.pickAll.f1 / loco.n),

@@ -11,7 +11,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../platform/db/client.ts';
-import { EmbeddingError } from '../embeddings/index.ts';
+import { EmbeddingError } from '../lib/embeddings/index.ts';
 import type { JobLogger } from '../platform/jobs/log.ts';
 import type { JobContext, JobQueue } from '../platform/jobs/queue.ts';
 import { QUEUE } from '../platform/jobs/queues.ts';

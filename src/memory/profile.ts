@@ -5,7 +5,7 @@
  * statement, folded by analysis/profile.ts (weights by words and recency).
  */
 import { sql } from 'drizzle-orm';
-import { buildProfile, personaFromProfile, type MindProfile, type ProfileSnapshotInput } from '../analysis/index.ts';
+import { buildProfile, personaFromProfile, type MindProfile, type ProfileSnapshotInput } from '../lib/analysis/index.ts';
 import { rowsOf, type Db } from '../platform/db/client.ts';
 import type { PersonaCard } from '../simulation/types.ts';
 import { inScope, toDate, type MindScope } from './scope.ts';

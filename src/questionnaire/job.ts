@@ -2,7 +2,7 @@
  * Questionnaire psychometrics of a snapshot: after the snapshot completes, the configured LLM
  * answers the 50-item IPIP Big-Five markers in character from that snapshot's own material
  * (src/simulation/llm/questionnaire.ts), the answers are scored with the published key
- * (src/analysis/questionnaire.ts) and stored as psychometric rows of instrument `ipip-bfm-50`
+ * (src/lib/analysis/questionnaire.ts) and stored as psychometric rows of instrument `ipip-bfm-50`
  * beside the text model's `big_five` rows.
  *
  * Queued in the transaction that completes the snapshot (pipeline.ts), so a completed snapshot
@@ -12,11 +12,11 @@
  * to pending by a change of speaker: that re-processing queues a run of its own).
  */
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import { BIG_FIVE_MIN_WORDS } from '../analysis/index.ts';
-import { countWords } from '../analysis/nlp.ts';
-import { MAX_QUOTE_CHARS } from '../analysis/evidence.ts';
-import { ipipBfm50, notAdministeredRows, questionnaireRows, scoreQuestionnaire, type Instrument } from '../analysis/questionnaire.ts';
-import type { EvidenceRef, PsychometricResult } from '../analysis/types.ts';
+import { BIG_FIVE_MIN_WORDS } from '../lib/analysis/index.ts';
+import { countWords } from '../lib/analysis/nlp.ts';
+import { MAX_QUOTE_CHARS } from '../lib/analysis/evidence.ts';
+import { ipipBfm50, notAdministeredRows, questionnaireRows, scoreQuestionnaire, type Instrument } from '../lib/analysis/questionnaire.ts';
+import type { EvidenceRef, PsychometricResult } from '../lib/analysis/types.ts';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { lockForTransaction, rowsOf, type Db } from '../platform/db/client.ts';

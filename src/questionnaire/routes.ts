@@ -13,7 +13,7 @@ import { errorResponses, named, Uuid } from '../platform/http/schemas.ts';
 import { QUEUE } from '../platform/jobs/queues.ts';
 import { SnapshotParams } from '../snapshots/schemas.ts';
 import { getSnapshotRow } from '../snapshots/service.ts';
-import { ipipBfm50 } from '../analysis/questionnaire.ts';
+import { ipipBfm50 } from '../lib/analysis/questionnaire.ts';
 import { questionnaireModel, queueQuestionnaire } from './job.ts';
 
 export const QuestionnaireQueued = named('QuestionnaireQueued', Type.Object({

@@ -91,8 +91,8 @@ export interface EngineInput {
   messageEmbedding?: Float32Array | null;
   /** The extractive engine's reranker adapted to this mind (src/simulation/extractive/adapt.ts), when one is ready; else the shipped model. */
   reranker?: import('./rerank/model.ts').RerankModel | null;
-  /** The embedder itself (pure library, src/embeddings), for sentence-level similarity inside the engine. */
-  embedder?: import('../embeddings/types.ts').Embedder;
+  /** The embedder itself (pure library, src/lib/embeddings), for sentence-level similarity inside the engine. */
+  embedder?: import('../lib/embeddings/types.ts').Embedder;
 }
 
 export interface EngineResult {

@@ -5,11 +5,11 @@
  * stall the API's event loop.
  */
 import { randomUUID } from 'node:crypto';
-import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../analysis/index.ts';
-import { countWords } from '../analysis/nlp.ts';
-import { attributeSpeaker, type AttributionResult } from '../ingest/attribution.ts';
-import { parseInThisThread, type ParseOptions } from '../ingest/parse.ts';
-import type { FileKind, Transcript } from '../ingest/types.ts';
+import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../lib/analysis/index.ts';
+import { countWords } from '../lib/analysis/nlp.ts';
+import { attributeSpeaker, type AttributionResult } from '../lib/ingest/attribution.ts';
+import { parseInThisThread, type ParseOptions } from '../lib/ingest/parse.ts';
+import type { FileKind, Transcript } from '../lib/ingest/types.ts';
 
 export interface DigestRequest {
   mindName: string;
@@ -167,7 +167,7 @@ export function analysisTurns(turns: DigestedTurn[], transcript?: Transcript): A
 
 /** Loads the parsers and analysis models in this thread (they load lazily on first use otherwise). */
 export async function warmUp(): Promise<null> {
-  await import('../ingest/parse.ts');
+  await import('../lib/ingest/parse.ts');
   analyseTurns([{ turnId: 'warm', speaker: 'A', text: 'I think this works well, and I am glad we tried it.', startMs: null, isMind: true }]);
   return null;
 }

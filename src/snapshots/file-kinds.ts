@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
-import { isAutoCaptionTrack } from '../ingest/index.ts';
-import type { FileKind } from '../ingest/types.ts';
+import { isAutoCaptionTrack } from '../lib/ingest/index.ts';
+import type { FileKind } from '../lib/ingest/types.ts';
 
 /** The content type we store for a kind detected from the bytes (the client's claim is not trusted). */
 export const CONTENT_TYPE: Record<FileKind, string> = {

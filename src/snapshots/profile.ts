@@ -3,7 +3,7 @@
  * profile loader (src/memory/profile.ts: which snapshots count, their analysis rows in one
  * statement) and analysis/profile.ts (weights by words and recency).
  */
-import { buildProfile, type MindProfile } from '../analysis/index.ts';
+import { buildProfile, type MindProfile } from '../lib/analysis/index.ts';
 import type { Caller } from '../platform/auth/authenticate.ts';
 import type { Db } from '../platform/db/client.ts';
 import { loadProfileInputs } from '../memory/profile.ts';

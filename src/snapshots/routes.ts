@@ -170,7 +170,7 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
   }
 
   app.get('/minds/:mindId/snapshots/:snapshotId/psychometrics', {
-    schema: { tags: ['Analysis'], summary: 'Psychometrics of a snapshot', description: 'Big Five (instrument big_five), communication style and emotions, each with evidence turns; with an LLM configured also ipip-bfm-50 (the LLM answering the 50-item IPIP Big-Five markers in character, scored with the published key — not the person’s own answers). See src/analysis/README.md for definitions.', params: SnapshotParams, response: { 200: Type.Object({ psychometrics: Type.Array(Psychometric) }), ...errorResponses(404) } },
+    schema: { tags: ['Analysis'], summary: 'Psychometrics of a snapshot', description: 'Big Five (instrument big_five), communication style and emotions, each with evidence turns; with an LLM configured also ipip-bfm-50 (the LLM answering the 50-item IPIP Big-Five markers in character, scored with the published key — not the person’s own answers). See src/lib/analysis/README.md for definitions.', params: SnapshotParams, response: { 200: Type.Object({ psychometrics: Type.Array(Psychometric) }), ...errorResponses(404) } },
   }, async (req) => ({ psychometrics: await service.snapshotPsychometrics(db, req.caller, req.params.mindId, req.params.snapshotId) }));
 
   app.get('/minds/:mindId/snapshots/:snapshotId/topic-analysis', {

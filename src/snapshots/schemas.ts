@@ -109,7 +109,7 @@ export const Psychometric = named('Psychometric', Type.Object({
   id: Uuid,
   snapshotId: Uuid,
   mindId: Uuid,
-  instrument: Type.String({ enum: ['big_five', 'communication_style', 'emotion', 'ipip-bfm-50'], example: 'big_five', description: 'big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/analysis/README.md)' }),
+  instrument: Type.String({ enum: ['big_five', 'communication_style', 'emotion', 'ipip-bfm-50'], example: 'big_five', description: 'big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/lib/analysis/README.md)' }),
   name: Type.String({ example: 'openness' }),
   score: Nullable(Type.Number({ description: '0–1 (null when there is too little text)' })),
   percentile: Nullable(Type.Number({ description: 'Against the norm corpus (Big Five only)' })),
@@ -142,7 +142,7 @@ export const Finding = named('Finding', Type.Object({
   confidence: Type.Number(),
 }));
 
-/** GET /minds/{mindId}/profile: analysis/profile.ts `MindProfile` (definitions in src/analysis/README.md). */
+/** GET /minds/{mindId}/profile: analysis/profile.ts `MindProfile` (definitions in src/lib/analysis/README.md). */
 const ProfileEvidence = Type.Object({ ...Evidence.properties, snapshotId: Uuid });
 export const MindProfile = named('MindProfile', Type.Object({
   asOf: Nullable(Timestamp),

@@ -13,15 +13,15 @@ import type { Db } from '../platform/db/client.ts';
 import { artifacts, digitalTwins, findings, keyTopics, minds, psychometrics, snapshots, turns } from '../platform/db/schema.ts';
 import { AppError, forbidden, invalid, notFound } from '../platform/http/errors.ts';
 import { iso } from '../platform/http/schemas.ts';
-import { matchSpeakerLabel, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, UnknownSpeakerError } from '../ingest/index.ts';
-import type { FileKind } from '../ingest/types.ts';
+import { matchSpeakerLabel, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, UnknownSpeakerError } from '../lib/ingest/index.ts';
+import type { FileKind } from '../lib/ingest/types.ts';
 import { QUEUE } from '../platform/jobs/queues.ts';
 import { assertMindExists, getDefaultTwinId } from '../minds/service.ts';
 import { InvalidUploadTokenError, PayloadTooLargeError, verifyUploadToken } from '../platform/storage/index.ts';
 import { CONTENT_TYPE, isAutoCaptionFile, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 import type { Snapshot } from './schemas.ts';
 import { assertHasContent, spoolToTempFile, type SpooledFile } from './spool.ts';
-import { isUuid, UUID_PATTERN } from '../uuid.ts';
+import { isUuid, UUID_PATTERN } from '../lib/uuid.ts';
 
 type SnapshotRow = typeof snapshots.$inferSelect;
 /** A snapshot row with what its API shape shows beside it: its file's name and its mind's name. */

@@ -11,8 +11,8 @@ import type { AppContext } from '../context.ts';
 import { rowsOf } from '../platform/db/client.ts';
 import { findings, keyTopics, psychometrics, snapshots, turns, artifacts } from '../platform/db/schema.ts';
 import { conflict, notFound } from '../platform/http/errors.ts';
-import { matchSpeakerLabel, speakerLabels, UnreadableTranscriptError } from '../ingest/index.ts';
-import type { FileKind } from '../ingest/types.ts';
+import { matchSpeakerLabel, speakerLabels, UnreadableTranscriptError } from '../lib/ingest/index.ts';
+import type { FileKind } from '../lib/ingest/types.ts';
 import { QUEUE } from '../platform/jobs/queues.ts';
 import { getSnapshotRow, speakerWarning, toSnapshot, unknownSpeaker, type SnapshotView } from './service.ts';
 

@@ -46,7 +46,7 @@ test('usualLength: a reply cut in parts is one answer at its whole length', () =
 });
 
 test('a real interview digests with its long replies cut in parts that each know the whole reply', skipUnlessSharedData, async () => {
-  const { parseInThisThread } = await import('../../src/ingest/parse.ts');
+  const { parseInThisThread } = await import('../../src/lib/ingest/parse.ts');
   const { digestTranscript } = await import('../../src/snapshots/digest.ts');
   const transcript = await parseInThisThread(sharedDataPath('transcripts/lex-fridman-podcast/400-elon-musk.txt'), 'txt');
   const { turns } = digestTranscript(transcript, { mindName: 'Elon Musk', requestedSpeaker: null });

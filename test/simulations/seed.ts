@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { analyseTurns, type AnalysisResult } from '../../src/analysis/index.ts';
+import { analyseTurns, type AnalysisResult } from '../../src/lib/analysis/index.ts';
 import type { Db } from '../../src/platform/db/client.ts';
 import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/platform/db/schema.ts';
 import { replyWordCounts } from '../../src/snapshots/digest.ts';
@@ -18,7 +18,7 @@ export interface SeedTurn {
   speaker: string;
   text: string;
   startMs?: number | null;
-  /** A later part of a long turn that ingest cut in parts (src/ingest/split.ts). */
+  /** A later part of a long turn that ingest cut in parts (src/lib/ingest/split.ts). */
   continues?: true;
 }
 

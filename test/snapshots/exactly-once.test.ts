@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { UnreadableTranscriptError } from '../../src/ingest/index.ts';
+import { UnreadableTranscriptError } from '../../src/lib/ingest/index.ts';
 import type { JobContext } from '../../src/platform/jobs/queue.ts';
 import { jobLogger } from '../../src/platform/jobs/log.ts';
 import { processSnapshot } from '../../src/snapshots/pipeline.ts';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { ParseBudgetError, ParserCrashedError, ParseTimeoutError } from '../../src/ingest/index.ts';
+import { ParseBudgetError, ParserCrashedError, ParseTimeoutError } from '../../src/lib/ingest/index.ts';
 import { decideFailure } from '../../src/snapshots/pipeline.ts';
 import { snapshotsModule } from '../../src/snapshots/module.ts';
 import { fairPriority } from '../../src/platform/jobs/queue.ts';

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { ipipBfm50 } from '../../src/analysis/questionnaire.ts';
+import { ipipBfm50 } from '../../src/lib/analysis/questionnaire.ts';
 import { ensureDashboard } from '../../src/web/build.ts';
 import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
 import { upload, waitForSnapshot } from '../snapshots/support.ts';

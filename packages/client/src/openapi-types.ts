@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * Psychometrics of a snapshot
-         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns; with an LLM configured also ipip-bfm-50 (the LLM answering the 50-item IPIP Big-Five markers in character, scored with the published key — not the person’s own answers). See src/analysis/README.md for definitions.
+         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns; with an LLM configured also ipip-bfm-50 (the LLM answering the 50-item IPIP Big-Five markers in character, scored with the published key — not the person’s own answers). See src/lib/analysis/README.md for definitions.
          */
         get: operations["getPsychometrics"];
         put?: never;
@@ -1138,7 +1138,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/analysis/README.md)
+             * @description big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/lib/analysis/README.md)
              * @example big_five
              * @enum {string}
              */

@@ -3,7 +3,7 @@
  * rated −5…+5 by hand) with simple negation, and the emotions named by a small cue lexicon
  * (Plutchik's families). It reports which words carried the judgement, so it can be checked.
  */
-import { VALENCE } from '../../analysis/lexicons.ts';
+import { VALENCE } from '../../lib/analysis/lexicons.ts';
 import { stem, words } from './text.ts';
 
 const NEGATORS = new Set(['not', 'no', 'never', 'neither', 'nor', 'without', 'hardly']);

@@ -3,7 +3,7 @@
  * content terms and sentence spans. Everything here is pure and deterministic.
  */
 import { stemmer } from 'stemmer';
-import { countTerminators, isUnpunctuated, pseudoSentenceSpans, punctuationCounts } from '../../ingest/pseudo-sentences.ts';
+import { countTerminators, isUnpunctuated, pseudoSentenceSpans, punctuationCounts } from '../../lib/ingest/pseudo-sentences.ts';
 import { STOPWORDS } from './stopwords.ts';
 
 /** Curly apostrophes appear in human transcripts; they are folded to ASCII. */
@@ -147,7 +147,7 @@ export function sentences(text: string): SentenceSpan[] {
  * (`sentences`) — or, when it has none to speak of (auto-captions: a lower-case word stream, one
  * terminator per 60 words at most), its pseudo-sentences: the lines ingest cut it into where a
  * new sentence most likely starts, each cut again the same way when longer than 30 words
- * (src/ingest/pseudo-sentences.ts). Either way every span is an exact substring.
+ * (src/lib/ingest/pseudo-sentences.ts). Either way every span is an exact substring.
  */
 export function spokenSentences(text: string): SentenceSpan[] {
   if (!unpunctuated(text)) return sentences(text);

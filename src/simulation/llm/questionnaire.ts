@@ -13,7 +13,7 @@
  */
 import { generateText, NoObjectGeneratedError, Output, parsePartialJson } from 'ai';
 import { z } from 'zod';
-import { itemId, parseAnswers, type Instrument, type ItemAnswer } from '../../analysis/questionnaire.ts';
+import { itemId, parseAnswers, type Instrument, type ItemAnswer } from '../../lib/analysis/questionnaire.ts';
 import type { MemoryTurn, PersonaCard } from '../types.ts';
 import type { LlmConfig } from './config.ts';
 import { abortedError, timeoutError, toLlmError, type ErrorContext } from './errors.ts';

@@ -2,11 +2,11 @@
  * The reranker: picks the reply among the retrieved candidates with a small linear model trained
  * on question → answer pairs of real conversations (scripts/train-reranker.ts writes
  * src/simulation/extractive/models/reranker.json). Features: ./features.ts; model: ./model.ts.
- * Sentence vectors come from the offline GloVe-SIF embedder (src/embeddings), whatever embedder
+ * Sentence vectors come from the offline GloVe-SIF embedder (src/lib/embeddings), whatever embedder
  * the service retrieves with, because that is the space the model was trained in.
  */
 import { readFileSync } from 'node:fs';
-import { loadGloveModel, type GloveModel } from '../../embeddings/glove-sif.ts';
+import { loadGloveModel, type GloveModel } from '../../lib/embeddings/glove-sif.ts';
 import { FEATURE_VERSION, FEATURES, type Candidate } from './features.ts';
 import { checkModel, scoreRow, type RerankModel } from './model.ts';
 

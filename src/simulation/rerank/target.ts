@@ -12,7 +12,7 @@
  */
 import { spokenSentences, words } from '../extractive/text.ts';
 /** The seeded PRNG of the chance baselines (the same every run). */
-import { mulberry32 as prng } from '../../prng.ts';
+import { mulberry32 as prng } from '../../lib/prng.ts';
 export { prng };
 
 /** Token F1 (SQuAD-style: multiset overlap of tokens) of a predicted answer against the real one. */

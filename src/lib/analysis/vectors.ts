@@ -1,5 +1,5 @@
 /**
- * Sentence vectors for the analysis: the offline GloVe-SIF embedder's model (src/embeddings),
+ * Sentence vectors for the analysis: the offline GloVe-SIF embedder's model (src/lib/embeddings),
  * read synchronously once per process by text-embedding.ts (≈ 0.25 s; the Big Five features read
  * the same instance). Topics use it to group passages by meaning and to pick the phrase that
  * best represents a topic. Always the offline model, whatever embedder the service is configured

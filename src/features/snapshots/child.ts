@@ -5,7 +5,7 @@
  * own, so the pool can cap it (--max-old-space-size and an RSS watchdog) and kill it without
  * touching the service, and everything it allocated is given back when it ends.
  */
-import { parseInThisThread } from './parse.ts';
+import { parseInThisThread } from '../../lib/ingest/parse.ts';
 import type { TaskRequest, TaskResponse } from './pool.ts';
 
 if (!process.send) throw new Error('child.ts must run as a child process with an IPC channel');
@@ -22,9 +22,9 @@ async function run(task: TaskRequest): Promise<void> {
   try {
     const result =
       task.op === 'warm'
-        ? await (await import('../snapshots/digest.ts')).warmUp()
+        ? await (await import('../../snapshots/digest.ts')).warmUp()
         : task.op === 'digest'
-        ? await (await import('../snapshots/digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
+        ? await (await import('../../snapshots/digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
         : task.op === 'labels'
         ? [...new Set((await parseInThisThread(task.path, task.kind, task.opts)).turns.map((t) => t.speaker))]
         : await parseInThisThread(task.path, task.kind, task.opts);

@@ -1,6 +1,6 @@
 /**
  * Sentence-embedding features for the Big Five model: the offline GloVe-SIF embedder of
- * src/embeddings (Arora, Liang & Ma 2017), read synchronously because the analysis is synchronous.
+ * src/lib/embeddings (Arora, Liang & Ma 2017), read synchronously because the analysis is synchronous.
  *
  * A text's SIF vector is a weighted SUM of word vectors, so it is additive like the other counts:
  * each turn stores its sum under `e:<k>` (and the known-word count under `#embKnown`), a person's

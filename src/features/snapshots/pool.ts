@@ -26,14 +26,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { childExecArgv, moduleUrl } from '../platform/runtime/modules.ts';
-import type { FileKind, Transcript } from './types.ts';
-import { budgetsOf, type ParseOptions } from './parse.ts';
-import { DEFAULT_PARSE_BUDGETS, heapMb, POOL_SIZE, wallMs, type ParseBudgets } from './budgets.ts';
+import { childExecArgv, moduleUrl } from '../../platform/runtime/modules.ts';
+import type { FileKind, Transcript } from '../../lib/ingest/types.ts';
+import { budgetsOf, type ParseOptions } from '../../lib/ingest/parse.ts';
+import { DEFAULT_PARSE_BUDGETS, heapMb, POOL_SIZE, wallMs, type ParseBudgets } from '../../lib/ingest/budgets.ts';
 
 export { POOL_SIZE };
-import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseLimit } from './errors.ts';
-import type { Digest, DigestRequest } from '../snapshots/digest.ts';
+import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseLimit } from '../../lib/ingest/errors.ts';
+import type { Digest, DigestRequest } from '../../snapshots/digest.ts';
 
 /**
  * `parse` returns a Transcript; `labels` only its speaker labels (small to post back); `digest`

@@ -1,6 +1,6 @@
 /** The persona card a simulation engine reads, from a mind's profile. */
-import type { PersonaCard } from '../simulation/types.ts';
-import type { MindProfile } from './profile.ts';
+import type { PersonaCard } from '../../simulation/types.ts';
+import type { MindProfile } from '../../lib/analysis/profile.ts';
 
 const PERSONA_TOPICS = 8;
 const PERSONA_FINDINGS = 15;

@@ -2,7 +2,7 @@
  * The norm corpus for Big Five percentiles: real speech, not the training texts. Every speaker
  * with at least NORM_MIN_WORDS words in each transcript of ../shared/data/transcripts (podcast
  * guests and hosts, debate candidates and moderators), read as the service reads an upload
- * (src/ingest's parser), one entry per speaker and conversation. Essays and sitcom scenes are a
+ * (src/lib/ingest's parser), one entry per speaker and conversation. Essays and sitcom scenes are a
  * different register from an hour of speech (fewer "you", shorter words, other fillers), so a
  * speaker ranked against them lands in the same corner on every trait; ranked against other
  * speakers, the percentile says where this person stands among people talking.

@@ -37,7 +37,7 @@ export const EMBEDDING_FEATURES: readonly string[] = Array.from({ length: EMBEDD
  * Dialogue-behaviour features (per turn: log turns, log words per turn, share of turns that are
  * short (≤ 3 words), ask a question, exclaim, address someone by name, open with an interjection).
  * Computed for every text but not used by the shipped model: in nested cross-validation on the
- * Friends scenes they did not beat the majority baseline (src/analysis/README.md).
+ * Friends scenes they did not beat the majority baseline (src/lib/analysis/README.md).
  */
 export const DIALOGUE_FEATURES: readonly string[] = [
   'dlg:turns',

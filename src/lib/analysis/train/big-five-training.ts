@@ -26,7 +26,7 @@ export interface TrainingConfig {
   /**
    * Row weight per data set. The vlogs weigh 3: 224 full monologues, the text closest to what
    * users upload, would otherwise be a fifteenth of the essays' say in the shared weights. Fixed
-   * on the development folds before the reported cross-validation (src/analysis/README.md).
+   * on the development folds before the reported cross-validation (src/lib/analysis/README.md).
    */
   datasetWeights: Record<string, number>;
 }
