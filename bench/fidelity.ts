@@ -29,11 +29,11 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
-import { answer, createExtractiveEngine } from '../src/simulation/extractive/index.ts';
-import { rerankEmbedder } from '../src/simulation/rerank/index.ts';
-import type { EngineResult } from '../src/simulation/types.ts';
+import { answer, createExtractiveEngine } from '../src/engines/extractive/index.ts';
+import { rerankEmbedder } from '../src/engines/extractive/rerank/index.ts';
+import type { EngineResult } from '../src/engines/types.ts';
 import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
-import { contentStems, words } from '../src/simulation/extractive/text.ts';
+import { contentStems, words } from '../src/engines/extractive/text.ts';
 import { engineInput } from '../src/simulations/run.ts';
 import { embedSnapshot, loadMindScope, memoryFor } from '../src/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';

@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
 import { rowsOf, type Db } from '../src/platform/db/client.ts';
-import { extractSearchTerms } from '../src/simulation/extractive/index.ts';
+import { extractSearchTerms } from '../src/engines/extractive/index.ts';
 import { embedSnapshot, loadMindScope, Memory, memoryFor, recall, retrieveMemory, type MindScope } from '../src/memory/index.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';

@@ -2,9 +2,9 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './platform/auth/key-shape.ts';
 import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './lib/embeddings/config.ts';
-import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
+import { llmConfigFromEnv, type LlmConfig } from './engines/llm/config.ts';
 import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './lib/ingest/budgets.ts';
-import { defaultModelFrom } from './simulation/models.ts';
+import { defaultModelFrom } from './engines/models.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {

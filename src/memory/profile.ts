@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { buildProfile, personaFromProfile, type MindProfile, type ProfileSnapshotInput } from '../lib/analysis/index.ts';
 import { rowsOf, type Db } from '../platform/db/client.ts';
-import type { PersonaCard } from '../simulation/types.ts';
+import type { PersonaCard } from '../engines/types.ts';
 import { inScope, toDate, type MindScope } from './scope.ts';
 
 interface ProfileRow {

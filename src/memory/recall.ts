@@ -3,8 +3,8 @@
  * for a follow-up), its embedding, and the hybrid retrieval over the scope — the one entry point
  * of the simulation service (engineInput) and of the benchmarks.
  */
-import { isFollowUp } from '../simulation/extractive/index.ts';
-import type { ConversationMessage, MemoryTurn } from '../simulation/types.ts';
+import { isFollowUp } from '../engines/extractive/index.ts';
+import type { ConversationMessage, MemoryTurn } from '../engines/types.ts';
 import { retrieveMemory, type RetrieveOptions, type SemanticQuery } from './retrieve.ts';
 import type { MindScope } from './scope.ts';
 import type { Memory } from './service.ts';

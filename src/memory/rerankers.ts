@@ -1,14 +1,14 @@
 /**
  * Per-mind rerankers (MINDPRINT_RERANKER_ADAPT): the extractive engine's reranker adapted to a
- * mind from its own question → answer pairs (src/simulation/extractive/adapt.ts). Adapting runs
+ * mind from its own question → answer pairs (src/engines/extractive/adapt.ts). Adapting runs
  * the engine once per pair over the mind's whole memory, so it never runs on a request's path: the
  * first request of a mind and scope starts it in the background and is answered with the shipped
  * model, and later requests get the adapted one (or the shipped one when the mind has too few
  * pairs). Keyed by mind and scope fingerprint, so new or reprocessed snapshots adapt anew; an
  * adapted model is a few hundred bytes, so many minds fit.
  */
-import { adaptToMind } from '../simulation/extractive/adapt.ts';
-import { rerankEmbedder, shippedModel, type RerankModel } from '../simulation/rerank/index.ts';
+import { adaptToMind } from '../engines/extractive/adapt.ts';
+import { rerankEmbedder, shippedModel, type RerankModel } from '../engines/extractive/rerank/index.ts';
 import type { Db } from '../platform/db/client.ts';
 import { scopeTurns } from './retrieve.ts';
 import type { MindScope } from './scope.ts';

@@ -15,7 +15,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../platform/db/client.ts';
-import type { MemoryTurn } from '../simulation/types.ts';
+import type { MemoryTurn } from '../engines/types.ts';
 import { isUuid } from '../lib/uuid.ts';
 import { inScope, toDate, type MindScope } from './scope.ts';
 import type { LexicalIndex } from './lexical-index.ts';

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Config } from '../config.ts';
 import { rowsOf, type Database, type Db } from '../platform/db/client.ts';
 import { createEmbedder, type Embedder } from '../lib/embeddings/index.ts';
-import type { MemoryTurn } from '../simulation/types.ts';
+import type { MemoryTurn } from '../engines/types.ts';
 import { LexicalIndex } from './lexical-index.ts';
 import { PersonaCache } from './profile.ts';
 import { scopeTurnCount, scopeTurns } from './retrieve.ts';

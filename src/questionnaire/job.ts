@@ -1,7 +1,7 @@
 /**
  * Questionnaire psychometrics of a snapshot: after the snapshot completes, the configured LLM
  * answers the 50-item IPIP Big-Five markers in character from that snapshot's own material
- * (src/simulation/llm/questionnaire.ts), the answers are scored with the published key
+ * (src/engines/llm/questionnaire.ts), the answers are scored with the published key
  * (src/lib/analysis/questionnaire.ts) and stored as psychometric rows of instrument `ipip-bfm-50`
  * beside the text model's `big_five` rows.
  *
@@ -25,9 +25,9 @@ import type { JobLogger } from '../platform/jobs/log.ts';
 import { PGBOSS_SCHEMA, type JobContext, type JobQueue } from '../platform/jobs/queue.ts';
 import { QUEUE } from '../platform/jobs/queues.ts';
 import { transientKind } from '../platform/jobs/transient.ts';
-import { LlmEngineError, type LlmErrorCode } from '../simulation/llm/errors.ts';
-import { administerQuestionnaire, selectExcerpts } from '../simulation/llm/questionnaire.ts';
-import type { MemoryTurn } from '../simulation/types.ts';
+import { LlmEngineError, type LlmErrorCode } from '../engines/llm/errors.ts';
+import { administerQuestionnaire, selectExcerpts } from '../engines/llm/questionnaire.ts';
+import type { MemoryTurn } from '../engines/types.ts';
 
 export interface QuestionnaireJob {
   snapshotId: string;

@@ -5,7 +5,7 @@
  */
 import type { AppContext, Module } from '../context.ts';
 import { QUEUE, queueDefinitions } from '../platform/jobs/queues.ts';
-import { createEngineRegistry } from './engines.ts';
+import { createEngineRegistry } from '../engines/registry.ts';
 import { memoryFor } from '../memory/index.ts';
 import { simulationRoutes } from './routes.ts';
 import { runSimulationJob, type RunServices, type SimulationJob } from './run.ts';

@@ -13,11 +13,11 @@ import { messages, simulations, type MessageContent } from '../platform/db/schem
 import { AppError, invalid, notFound } from '../platform/http/errors.ts';
 import type { JobContext, JobQueue } from '../platform/jobs/queue.ts';
 import { QUEUE } from '../platform/jobs/queues.ts';
-import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../simulation/extractive/index.ts';
-import { LlmEngineError } from '../simulation/llm/index.ts';
-import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../simulation/types.ts';
+import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../engines/extractive/index.ts';
+import { LlmEngineError } from '../engines/llm/index.ts';
+import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../engines/types.ts';
 import { VERSION } from '../platform/version.ts';
-import type { EngineRegistry } from './engines.ts';
+import type { EngineRegistry } from '../engines/registry.ts';
 import { loadMindScope, recall, rerankersFor, retrieveMemory, type Memory, type MindScope, type PersonaCache } from '../memory/index.ts';
 import type { SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createExtractiveEngine } from '../../src/simulation/extractive/index.ts';
-import { shippedModel } from '../../src/simulation/rerank/index.ts';
+import { createExtractiveEngine } from '../../src/engines/extractive/index.ts';
+import { shippedModel } from '../../src/engines/extractive/rerank/index.ts';
 import { loadMindScope, memoryFor, rerankersFor, scopeTurns } from '../../src/memory/index.ts';
 import { engineInput } from '../../src/simulations/run.ts';
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';

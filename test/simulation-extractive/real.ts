@@ -8,9 +8,9 @@
  */
 import { analyseTurns, buildProfile, personaFromProfile } from '../../src/lib/analysis/index.ts';
 import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
-import { createExtractiveEngine } from '../../src/simulation/extractive/index.ts';
+import { createExtractiveEngine } from '../../src/engines/extractive/index.ts';
 import { digestTranscript } from '../../src/snapshots/digest.ts';
-import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
 import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
 export const TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);

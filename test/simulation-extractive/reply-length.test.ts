@@ -5,8 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { usualLength } from '../../src/simulation/extractive/compose.ts';
-import type { MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import { usualLength } from '../../src/engines/extractive/compose.ts';
+import type { MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
 import { replyWordCounts } from '../../src/snapshots/digest.ts';
 import { sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 

@@ -1,9 +1,9 @@
 import { test, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmEngines, LlmEngineError } from '../../src/simulation/llm/index.ts';
+import { createLlmEngines, LlmEngineError } from '../../src/engines/llm/index.ts';
 import { startFakeOpenAiServer, structuredSchema } from '../fakes/openai-compatible-server.ts';
 import type { FakeReply, RecordedRequest } from '../fakes/openai-compatible-server.ts';
-import { EXCERPTS_LABEL } from '../../src/simulation/llm/prompt.ts';
+import { EXCERPTS_LABEL } from '../../src/engines/llm/prompt.ts';
 import { configFor, fencedBlock, input, memory } from './fixtures.ts';
 
 const fake = await startFakeOpenAiServer({ models: ['llama3.1:8b', 'qwen2.5:7b'] });

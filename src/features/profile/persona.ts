@@ -1,5 +1,5 @@
 /** The persona card a simulation engine reads, from a mind's profile. */
-import type { PersonaCard } from '../../simulation/types.ts';
+import type { PersonaCard } from '../../engines/types.ts';
 import type { MindProfile } from '../../lib/analysis/profile.ts';
 
 const PERSONA_TOPICS = 8;

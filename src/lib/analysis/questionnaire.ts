@@ -1,7 +1,7 @@
 /**
  * Questionnaire psychometrics: a public-domain inventory (instruments/ipip-bfm-50.json, the
  * 50-item IPIP Big-Five Factor Markers) answered item by item, scored with its published key.
- * Pure: the answers come from elsewhere (src/simulation/llm/questionnaire.ts has an LLM answer in
+ * Pure: the answers come from elsewhere (src/engines/llm/questionnaire.ts has an LLM answer in
  * character); this module reads them robustly, scores them and writes the psychometric rows.
  *
  * Scoring, as the IPIP key says: answers 1–5 (Very Inaccurate … Very Accurate); a "+" keyed item

@@ -2,7 +2,7 @@
  * Candidates for the reply and what the reranker knows about each: the best turns by BM25F (what
  * was said and the question it answered) fused with the best by meaning (sentence embeddings of
  * the message against the turn and against the question it answered), each with its passage
- * (the run of sentences the answer would quote, src/simulation/extractive/passage.ts) and
+ * (the run of sentences the answer would quote, src/engines/extractive/passage.ts) and
  * features: lexical and semantic similarity of the new message to the asked question and to
  * the reply, the reply's length against the budget and its place in the conversation, filler,
  * and how typical it is of what the person answers with (its similarity to the centroid of
@@ -11,11 +11,11 @@
  * The same function feeds the engine and the training script (scripts/train-reranker.ts), so
  * the shipped model scores exactly the features it was trained on.
  */
-import type { MemoryTurn } from '../types.ts';
-import { fillerShareOf, passageOf, type Passage, type PassageOptions } from '../extractive/passage.ts';
-import type { RankedTurn } from '../extractive/rank.ts';
-import { contentStems } from '../extractive/text.ts';
-import { indexTurn, turnEntry } from '../extractive/turn-index.ts';
+import type { MemoryTurn } from '../../types.ts';
+import { fillerShareOf, passageOf, type Passage, type PassageOptions } from '../passage.ts';
+import type { RankedTurn } from '../rank.ts';
+import { contentStems } from '../text.ts';
+import { indexTurn, turnEntry } from '../turn-index.ts';
 
 /** Bump with any change of what a feature means (the model file must be retrained). */
 export const FEATURE_VERSION = 1;

@@ -89,8 +89,8 @@ export interface EngineInput {
   signal?: AbortSignal;
   /** Unit embedding of `message` (and of the conversation-widened query, if any), same space as the turns'. */
   messageEmbedding?: Float32Array | null;
-  /** The extractive engine's reranker adapted to this mind (src/simulation/extractive/adapt.ts), when one is ready; else the shipped model. */
-  reranker?: import('./rerank/model.ts').RerankModel | null;
+  /** The extractive engine's reranker adapted to this mind (src/engines/extractive/adapt.ts), when one is ready; else the shipped model. */
+  reranker?: import('./extractive/rerank/model.ts').RerankModel | null;
   /** The embedder itself (pure library, src/lib/embeddings), for sentence-level similarity inside the engine. */
   embedder?: import('../lib/embeddings/types.ts').Embedder;
 }

@@ -16,7 +16,7 @@ import { introduce } from './introduce.ts';
 import { understand, type Phrase } from './query.ts';
 import { rankMemory, type RankedTurn } from './rank.ts';
 import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './replies.ts';
-import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, turnVectors, type Candidate, type Embed, type RerankModel } from '../rerank/index.ts';
+import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, turnVectors, type Candidate, type Embed, type RerankModel } from './rerank/index.ts';
 import { mainAskRanges, type FollowUpKind } from './query.ts';
 import { contentStems } from './text.ts';
 

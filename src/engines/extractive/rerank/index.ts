@@ -1,19 +1,19 @@
 /**
  * The reranker: picks the reply among the retrieved candidates with a small linear model trained
  * on question → answer pairs of real conversations (scripts/train-reranker.ts writes
- * src/simulation/extractive/models/reranker.json). Features: ./features.ts; model: ./model.ts.
+ * src/engines/extractive/models/reranker.json). Features: ./features.ts; model: ./model.ts.
  * Sentence vectors come from the offline GloVe-SIF embedder (src/lib/embeddings), whatever embedder
  * the service retrieves with, because that is the space the model was trained in.
  */
 import { readFileSync } from 'node:fs';
-import { loadGloveModel, type GloveModel } from '../../lib/embeddings/glove-sif.ts';
+import { loadGloveModel, type GloveModel } from '../../../lib/embeddings/glove-sif.ts';
 import { FEATURE_VERSION, FEATURES, type Candidate } from './features.ts';
 import { checkModel, scoreRow, type RerankModel } from './model.ts';
 
 export { candidatesFor, nextPart, turnVectors, FEATURES, FEATURE_VERSION, type Candidate, type CandidateInput, type Embed } from './features.ts';
 export { adapt, checkModel, fit, scoreRow, train, type Group, type RerankModel } from './model.ts';
 
-export const RERANKER_URL = new URL('../extractive/models/reranker.json', import.meta.url);
+export const RERANKER_URL = new URL('../models/reranker.json', import.meta.url);
 
 let shipped: RerankModel | null = null;
 

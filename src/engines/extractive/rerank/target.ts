@@ -10,9 +10,9 @@
  * Shared by the training script, the per-mind adaptation (./adapt.ts) and the benchmarks, so
  * the metric trained on is the metric measured.
  */
-import { spokenSentences, words } from '../extractive/text.ts';
+import { spokenSentences, words } from '../text.ts';
 /** The seeded PRNG of the chance baselines (the same every run). */
-import { mulberry32 as prng } from '../../lib/prng.ts';
+import { mulberry32 as prng } from '../../../lib/prng.ts';
 export { prng };
 
 /** Token F1 (SQuAD-style: multiset overlap of tokens) of a predicted answer against the real one. */

@@ -13,8 +13,8 @@
  * yielding between pairs.
  */
 import type { MemoryTurn } from '../types.ts';
-import { adapt, type Candidate, type Embed, type Group, type RerankModel } from '../rerank/index.ts';
-import { tokenF1 } from '../rerank/target.ts';
+import { adapt, type Candidate, type Embed, type Group, type RerankModel } from './rerank/index.ts';
+import { tokenF1 } from './rerank/target.ts';
 import { answer } from './index.ts';
 import { words } from './text.ts';
 import { indexTurn } from './turn-index.ts';

@@ -4,10 +4,10 @@
  * MINDPRINT_DEFAULT_MODEL when set, else the configured LLM when there is one (it writes a reply
  * in the person's voice from the same retrieved memory), else the extractive engine.
  */
-import type { LlmConfig } from '../simulation/llm/config.ts';
-import { createExtractiveEngine } from '../simulation/extractive/index.ts';
-import { createLlmEngines } from '../simulation/llm/index.ts';
-import type { SimulationEngine } from '../simulation/types.ts';
+import type { LlmConfig } from './llm/config.ts';
+import { createExtractiveEngine } from './extractive/index.ts';
+import { createLlmEngines } from './llm/index.ts';
+import type { SimulationEngine } from './types.ts';
 import { invalid } from '../platform/http/errors.ts';
 
 export interface ModelInfo {
