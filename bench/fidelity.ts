@@ -34,8 +34,8 @@ import { rerankEmbedder } from '../src/engines/extractive/rerank/index.ts';
 import type { EngineResult } from '../src/engines/types.ts';
 import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
 import { contentStems, words } from '../src/engines/extractive/text.ts';
-import { engineInput } from '../src/simulations/run.ts';
-import { embedSnapshot, loadMindScope, memoryFor } from '../src/memory/index.ts';
+import { engineInput } from '../src/features/simulations/run.ts';
+import { embedSnapshot, loadMindScope, memoryFor } from '../src/features/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
@@ -211,7 +211,7 @@ async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: numb
       return d;
     };
     // The service's own memory: the embedder, hybrid retrieval (full text + vectors, pgvector on
-    // PGlite) and the persona cache, as src/simulations/module.ts builds it.
+    // PGlite) and the persona cache, as src/features/simulations/module.ts builds it.
     const memory = memoryFor(s.ctx);
     const services = { db: s.ctx.db, personas: memory.personas, memory };
     // One analysis per whole conversation and person, reused by every mind that remembers it.

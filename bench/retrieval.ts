@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateFixtures } from './fixtures.ts';
-import { embedSnapshot, loadMindScope, memoryFor, recall, retrieveMemory } from '../src/memory/index.ts';
+import { embedSnapshot, loadMindScope, memoryFor, recall, retrieveMemory } from '../src/features/memory/index.ts';
 import { extractSearchTerms, words } from '../src/engines/extractive/index.ts';
 import type { MemoryTurn } from '../src/engines/types.ts';
 import { form } from '../test/snapshots/support.ts';

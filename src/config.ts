@@ -75,7 +75,7 @@ export interface Config {
   vectorSearch: 'auto' | 'pgvector' | 'process';
   /**
    * Where full-text search for memory runs (MINDPRINT_LEXICAL_SEARCH): `auto` searches an
-   * in-process index of the mind's turns unless the mind is very large (src/memory/service.ts,
+   * in-process index of the mind's turns unless the mind is very large (src/features/memory/service.ts,
    * MAX_PROCESS_TURNS), then the database; `database` or `process` force one.
    */
   lexicalSearch: 'auto' | 'database' | 'process';
@@ -89,7 +89,7 @@ export interface Config {
   defaultModel: string;
   /**
    * With an LLM configured, each processed snapshot also gets questionnaire psychometrics (the LLM
-   * answers the 50-item IPIP Big-Five markers in character; src/questionnaire): 5 model calls per
+   * answers the 50-item IPIP Big-Five markers in character; src/features/questionnaire): 5 model calls per
    * snapshot. MINDPRINT_LLM_QUESTIONNAIRE=false turns it off; without an LLM it never runs.
    */
   questionnaire: boolean;

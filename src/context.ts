@@ -4,10 +4,10 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './platform/db/client.ts';
 import type { JobQueue } from './platform/jobs/queue.ts';
 import type { ChangeFeed } from './platform/db/change-feed.ts';
-import type { MindCache } from './minds/cache.ts';
-import type { MindDeletionHook } from './minds/service.ts';
+import type { MindCache } from './features/minds/cache.ts';
+import type { MindDeletionHook } from './features/minds/service.ts';
 import type { ArtifactStore } from './platform/storage/index.ts';
-import type { UsageRecorder } from './usage/recorder.ts';
+import type { UsageRecorder } from './features/usage/recorder.ts';
 
 /** What route plugins, job handlers and modules get: the services of one running process. */
 export interface AppContext {

@@ -4,10 +4,10 @@
  */
 import type { AppContext, Module } from './context.ts';
 import { mcpModule } from './mcp/module.ts';
-import { memoryModule } from './memory/module.ts';
-import { questionnaireModule } from './questionnaire/module.ts';
-import { simulationsModule } from './simulations/module.ts';
-import { snapshotsModule } from './snapshots/module.ts';
+import { memoryModule } from './features/memory/module.ts';
+import { questionnaireModule } from './features/questionnaire/module.ts';
+import { simulationsModule } from './features/simulations/module.ts';
+import { snapshotsModule } from './features/snapshots/module.ts';
 import { webModule } from './web/module.ts';
 
 export async function loadModules(): Promise<Module[]> {

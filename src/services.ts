@@ -13,10 +13,10 @@ import { serviceSettings } from './platform/db/schema.ts';
 import { startQueue } from './platform/jobs/queue.ts';
 import { queueDefinitions } from './platform/jobs/queues.ts';
 import { createArtifactStore } from './platform/storage/index.ts';
-import { MindCache } from './minds/cache.ts';
+import { MindCache } from './features/minds/cache.ts';
 import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from './platform/db/change-feed.ts';
 import type { Client as PgClient } from 'pg';
-import { UsageRecorder } from './usage/recorder.ts';
+import { UsageRecorder } from './features/usage/recorder.ts';
 
 export interface OpenContextOptions {
   /** PGlite: start from this migrated dump instead of the data dir (tests). */

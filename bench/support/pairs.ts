@@ -10,7 +10,7 @@
  */
 import type { MemoryTurn } from '../../src/engines/types.ts';
 import { words } from '../../src/engines/extractive/text.ts';
-import { replyWordCounts } from '../../src/snapshots/digest.ts';
+import { replyWordCounts } from '../../src/features/snapshots/digest.ts';
 import { wholeReply, type Conversation } from './fidelity-split.ts';
 
 export const MIN_QUESTION_WORDS = 4;

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyseTurns, styleMap, type AnalysisResult, type AnalysisTurn, type PsychometricResult } from '../../src/lib/analysis/index.ts';
 import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
-import { digestTranscript } from '../../src/snapshots/digest.ts';
+import { digestTranscript } from '../../src/features/snapshots/digest.ts';
 import { counterIds, fixtureDebate, parseTranscript, TRANSCRIPTS } from './transcripts.ts';
 import { fileURLToPath } from 'node:url';
 import { skipUnlessSharedData } from '../support/shared-data.ts';

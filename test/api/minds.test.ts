@@ -259,7 +259,7 @@ describe('minds', () => {
   });
 
   test('on PostgreSQL the hot reads are named prepared statements that reach a generic plan (no planning per request)', { skip: !onPostgres() && 'PostgreSQL only' }, async () => {
-    const { getMind, listMinds } = await import('../../src/minds/service.ts');
+    const { getMind, listMinds } = await import('../../src/features/minds/service.ts');
     const mind = (await s.api('POST', '/minds', { name: 'Prepared Person' })).body.mind;
     const caller = { organizationId: mind.organizationId, userId: '', apiKeyId: '' };
     // One at a time, so the pool hands out the same (most recently used) connection every time.

@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OPERATION_IDS } from '../../src/platform/http/operation-ids.ts';
-import { UPLOADABLE_CONTENT_TYPES } from '../../src/snapshots/file-kinds.ts';
+import { UPLOADABLE_CONTENT_TYPES } from '../../src/features/snapshots/file-kinds.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];

@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
 import { ipipBfm50 } from '../../src/lib/analysis/questionnaire.ts';
-import { queueQuestionnaire } from '../../src/questionnaire/job.ts';
+import { queueQuestionnaire } from '../../src/features/questionnaire/job.ts';
 import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
 import { rows, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

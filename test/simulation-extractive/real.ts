@@ -9,7 +9,7 @@
 import { analyseTurns, buildProfile, personaFromProfile } from '../../src/lib/analysis/index.ts';
 import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
 import { createExtractiveEngine } from '../../src/engines/extractive/index.ts';
-import { digestTranscript } from '../../src/snapshots/digest.ts';
+import { digestTranscript } from '../../src/features/snapshots/digest.ts';
 import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
 import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { analyseTurns, type AnalysisResult } from '../../src/lib/analysis/index.ts';
 import type { Db } from '../../src/platform/db/client.ts';
 import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/platform/db/schema.ts';
-import { replyWordCounts } from '../../src/snapshots/digest.ts';
+import { replyWordCounts } from '../../src/features/snapshots/digest.ts';
 import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
 /** The debate excerpts of test/fixtures; the whole debates are in SHARED_TRANSCRIPTS (benchmarks). */

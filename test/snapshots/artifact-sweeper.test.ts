@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { jobLogger } from '../../src/platform/jobs/log.ts';
-import { sweepArtifacts } from '../../src/snapshots/sweeper.ts';
+import { sweepArtifacts } from '../../src/features/snapshots/sweeper.ts';
 import type { LocalArtifactStore } from '../../src/platform/storage/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { startTestS3Server, type TestS3Server } from '../storage/s3-server.ts';

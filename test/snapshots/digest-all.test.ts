@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { sniffFile } from '../../src/lib/ingest/index.ts';
 import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
-import { digestTranscript } from '../../src/snapshots/digest.ts';
+import { digestTranscript } from '../../src/features/snapshots/digest.ts';
 import { sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 
 const ROOT = sharedDataPath('transcripts/');

@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { UnreadableTranscriptError } from '../../src/lib/ingest/index.ts';
 import type { JobContext } from '../../src/platform/jobs/queue.ts';
 import { jobLogger } from '../../src/platform/jobs/log.ts';
-import { processSnapshot } from '../../src/snapshots/pipeline.ts';
+import { processSnapshot } from '../../src/features/snapshots/pipeline.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { rows, upload } from './support.ts';
 

@@ -5,7 +5,7 @@ import { DrizzleQueryError } from 'drizzle-orm';
 import { ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../../src/lib/ingest/index.ts';
 import { jobLogger } from '../../src/platform/jobs/log.ts';
 import { transientKind } from '../../src/platform/jobs/transient.ts';
-import { decideFailure } from '../../src/snapshots/pipeline.ts';
+import { decideFailure } from '../../src/features/snapshots/pipeline.ts';
 import { ArtifactNotFoundError } from '../../src/platform/storage/index.ts';
 
 const first = { retryCount: 0 };

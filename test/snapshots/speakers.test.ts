@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
+import { LOST_REASON } from '../../src/features/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { fixturePath, sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 import { rows, upload, waitForSnapshot } from './support.ts';

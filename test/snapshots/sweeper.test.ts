@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { JOB_STATE_MAY_RUN } from '../../src/platform/jobs/sweeper.ts';
-import { processSnapshot } from '../../src/snapshots/pipeline.ts';
-import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
+import { processSnapshot } from '../../src/features/snapshots/pipeline.ts';
+import { LOST_REASON } from '../../src/features/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { upload } from './support.ts';
 

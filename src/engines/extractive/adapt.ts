@@ -9,7 +9,7 @@
  * `adapt`), so a mind with few pairs keeps the shipped model.
  *
  * Pure and deterministic; the cost grows with the memory (one engine run per pair over it), so
- * the service computes it in the background, once per mind and scope (src/memory/rerankers.ts),
+ * the service computes it in the background, once per mind and scope (src/features/memory/rerankers.ts),
  * yielding between pairs.
  */
 import type { MemoryTurn } from '../types.ts';

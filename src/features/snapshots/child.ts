@@ -22,9 +22,9 @@ async function run(task: TaskRequest): Promise<void> {
   try {
     const result =
       task.op === 'warm'
-        ? await (await import('../../snapshots/digest.ts')).warmUp()
+        ? await (await import('./digest.ts')).warmUp()
         : task.op === 'digest'
-        ? await (await import('../../snapshots/digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
+        ? await (await import('./digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
         : task.op === 'labels'
         ? [...new Set((await parseInThisThread(task.path, task.kind, task.opts)).turns.map((t) => t.speaker))]
         : await parseInThisThread(task.path, task.kind, task.opts);

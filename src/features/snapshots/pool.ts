@@ -33,7 +33,7 @@ import { DEFAULT_PARSE_BUDGETS, heapMb, POOL_SIZE, wallMs, type ParseBudgets } f
 
 export { POOL_SIZE };
 import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseLimit } from '../../lib/ingest/errors.ts';
-import type { Digest, DigestRequest } from '../../snapshots/digest.ts';
+import type { Digest, DigestRequest } from './digest.ts';
 
 /**
  * `parse` returns a Transcript; `labels` only its speaker labels (small to post back); `digest`

@@ -232,7 +232,7 @@ async function openPostgres(url: string): Promise<Database> {
 async function openPglite(opts: OpenOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  // pgvector: semantic memory searches the turns' vectors in the database (src/memory).
+  // pgvector: semantic memory searches the turns' vectors in the database (src/features/memory).
   const { vector } = await import('@electric-sql/pglite/vector');
   const { drizzle } = await import('drizzle-orm/pglite');
   let client;

@@ -145,7 +145,7 @@ export const artifacts = pgTable('artifacts', {
 }, (t) => [
   index('artifacts_mind_idx').on(t.mindId),
   index('artifacts_org_idx').on(t.organizationId),
-  // The maintenance sweep looks for unfinished uploads by age (src/snapshots/sweeper.ts): a few
+  // The maintenance sweep looks for unfinished uploads by age (src/features/snapshots/sweeper.ts): a few
   // rows among all artifacts, found without reading the finished ones.
   index('artifacts_unfinished_created_idx').on(t.createdAt).where(sql`${t.status} in ('awaiting_upload', 'uploading')`),
 ]);
@@ -177,7 +177,7 @@ export const snapshots = pgTable('snapshots', {
   attempts: integer('attempts').notNull().default(0),
   startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
   completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
-  /** The semantic index (src/memory): the embedder the turns were embedded with, and when; null until then. */
+  /** The semantic index (src/features/memory): the embedder the turns were embedded with, and when; null until then. */
   embedder: text('embedder'),
   embeddedAt: timestamp('embedded_at', { withTimezone: true, mode: 'date' }),
   /** The embedder a (re-)embedding job was queued for, so several processes queue it once. */
@@ -225,10 +225,10 @@ export const turns = pgTable('turns', {
 ]);
 
 /**
- * Sentence embeddings of the mind's turns and of the questions they answered (src/memory), apart
+ * Sentence embeddings of the mind's turns and of the questions they answered (src/features/memory), apart
  * from `turns` so the full-text scan reads no more bytes. float32 little-endian unit vectors of the
  * space `embedder` names. Where pgvector exists, migration 0012 adds `text_vector` and
- * `context_vector` (type vector) beside them, which drizzle does not model: src/memory writes and
+ * `context_vector` (type vector) beside them, which drizzle does not model: src/features/memory writes and
  * searches them with SQL of its own.
  */
 export const turnEmbeddings = pgTable('turn_embeddings', {

@@ -5,9 +5,9 @@ import type { QueueDefinition } from './queue.ts';
 export const QUEUE = {
   processSnapshot: 'snapshot-process',
   runSimulation: 'simulation-run',
-  /** The semantic index of a snapshot (src/memory/indexer.ts): embedding its turns after it completes, or again after a change of embedder. */
+  /** The semantic index of a snapshot (src/features/memory/indexer.ts): embedding its turns after it completes, or again after a change of embedder. */
   embedSnapshot: 'snapshot-embed',
-  /** Questionnaire psychometrics of a snapshot answered by the configured LLM (src/questionnaire), after it completes. */
+  /** Questionnaire psychometrics of a snapshot answered by the configured LLM (src/features/questionnaire), after it completes. */
   questionnaire: 'snapshot-questionnaire',
 } as const;
 

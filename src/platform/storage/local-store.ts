@@ -238,7 +238,7 @@ export class LocalArtifactStore implements ArtifactStore {
 
 /**
  * Temp files a killed process leaves behind: spooled uploads (`${dataDir}/tmp/upload-<uuid>`,
- * src/snapshots/spool.ts) and, in the local store, the hidden `.<name>.<hex>.tmp` files of writes
+ * src/features/snapshots/spool.ts) and, in the local store, the hidden `.<name>.<hex>.tmp` files of writes
  * (put above). A live one is never older than a request (the server's requestTimeout is 2
  * minutes, and the file is written to until then), so anything older than STALE_TEMP_MS is dead.
  */
