@@ -5,8 +5,8 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import type { Database } from './platform/db/client.ts';
-import { connectionOptions, registerClientCommands, withConnectionEnv, type ConnectionOptions } from './cli/index.ts';
-import { MCP_DESCRIPTION, MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
+import { connectionOptions, registerClientCommands, withConnectionEnv, type ConnectionOptions } from './clients/cli/index.ts';
+import { MCP_DESCRIPTION, MCP_ENV_HELP, McpConfigError } from './clients/mcp/env.ts';
 import { VERSION } from './platform/version.ts';
 
 // Only what every start needs is imported above (commander, the settings, the help texts): the
@@ -125,7 +125,7 @@ connectionOptions(
     .description(MCP_DESCRIPTION)
     .addHelpText('after', `\n${MCP_ENV_HELP}\n`),
 ).action(async (opts: ConnectionOptions) => {
-  const { runMcpServer } = await import('./mcp/server.ts');
+  const { runMcpServer } = await import('./clients/mcp/server.ts');
   await runMcpServer(withConnectionEnv(opts));
 });
 

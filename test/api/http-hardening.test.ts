@@ -56,7 +56,7 @@ describe('HTTP hardening', () => {
     await res.arrayBuffer();
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.ok(res.headers.get('cache-control') && res.headers.get('cache-control') !== 'no-store', String(res.headers.get('cache-control')));
-    // The dashboard's pages revalidate (no-cache), as src/web/routes.ts says.
+    // The dashboard's pages revalidate (no-cache), as src/clients/dashboard/routes.ts says.
     const page = await fetch(`${s.url}/app/`);
     await page.arrayBuffer();
     assert.equal(page.headers.get('cache-control'), 'no-cache');

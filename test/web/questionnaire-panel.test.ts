@@ -14,7 +14,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { ipipBfm50 } from '../../src/lib/analysis/questionnaire.ts';
-import { ensureDashboard } from '../../src/web/build.ts';
+import { ensureDashboard } from '../../src/clients/dashboard/build.ts';
 import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
 import { upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';

@@ -10,7 +10,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MindprintClient } from '@mindprint/client';
-import { VERSION } from '../platform/version.ts';
+import { VERSION } from '../../platform/version.ts';
 import { McpConfigError, mcpSettingsFromEnv } from './env.ts';
 import type { ToolContext } from './tools/define.ts';
 import { registerMindTools } from './tools/minds.ts';

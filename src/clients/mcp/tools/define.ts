@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { MindprintClient } from '@mindprint/client';
-import { UUID_RE } from '../../lib/uuid.ts';
+import { UUID_RE } from '../../../lib/uuid.ts';
 import { toolError } from '../errors.ts';
 
 /** What the tools act through; one implementation for both transports. */

@@ -17,9 +17,9 @@
  */
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import { forbidden } from '../platform/http/errors.ts';
+import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { forbidden } from '../../platform/http/errors.ts';
 
 /** JSON-RPC bodies; a transcript sent as text (upload_text_to_signed_url) is the largest. */
 export const MCP_BODY_LIMIT = 8 * 1024 * 1024;

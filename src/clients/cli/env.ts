@@ -45,4 +45,4 @@ export function useColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = p
   return Boolean(stream.isTTY) && env.NO_COLOR === undefined && env.TERM !== 'dumb';
 }
 
-export { UUID_RE } from '../lib/uuid.ts';
+export { UUID_RE } from '../../lib/uuid.ts';

@@ -1,8 +1,8 @@
 /**
  * Builds the dashboard (web/ → web/dist) with Vite.
  *
- *   node --import tsx src/web/build.ts              build now (npm run build:web)
- *   node --import tsx src/web/build.ts --if-stale   only when web/dist is missing or older than its sources
+ *   node --import tsx src/clients/dashboard/build.ts              build now (npm run build:web)
+ *   node --import tsx src/clients/dashboard/build.ts --if-stale   only when web/dist is missing or older than its sources
  *   … --soft                                        a failed build warns and exits 0 (npm ci, npm start:
  *                                                   the API must come up even when the dashboard cannot be built)
  *
@@ -12,7 +12,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const WEB_DIR = path.join(ROOT, 'web');
 export const DIST_INDEX = path.join(WEB_DIR, 'dist', 'index.html');
 /** What the bundle is made of: the dashboard, the SDK it imports (from its sources), and the installed versions. */
