@@ -31,7 +31,7 @@ function fail(message: string): never {
 async function isExpected(err: unknown): Promise<boolean> {
   if (err instanceof ConfigError || err instanceof McpConfigError) return true;
   // The other kinds come from modules that are loaded by then when they threw.
-  const [{ DatabaseUnavailableError }, { DataDirInUseError }, { ListenError }] = await Promise.all([import('./platform/db/client.ts'), import('./platform/db/lock.ts'), import('./server.ts')]);
+  const [{ DatabaseUnavailableError }, { DataDirInUseError }, { ListenError }] = await Promise.all([import('./platform/db/client.ts'), import('./platform/db/lock.ts'), import('./boot/server.ts')]);
   return [DataDirInUseError, ListenError, DatabaseUnavailableError].some((E) => err instanceof E);
 }
 
@@ -74,7 +74,7 @@ program
   .command('serve')
   .description('Serve the API (and, on the embedded database, run the job worker in the same process).')
   .action(async () => {
-    const { serve } = await import('./server.ts');
+    const { serve } = await import('./boot/server.ts');
     const server = await serve(config());
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
@@ -96,7 +96,7 @@ program
   .action(async () => {
     const cfg = config();
     if (!cfg.databaseUrl) fail('`mindprint worker` needs DATABASE_URL (PostgreSQL); on the embedded database, `mindprint serve` runs the worker itself.');
-    const { runWorker } = await import('./server.ts');
+    const { runWorker } = await import('./boot/server.ts');
     const worker = await runWorker(cfg);
     const shutdown = (signal: string) => {
       process.stderr.write(`mindprint worker: ${signal}, finishing jobs in flight\n`);

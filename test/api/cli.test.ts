@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { readLock } from '../../src/platform/db/lock.ts';
-import { serve } from '../../src/server.ts';
+import { serve } from '../../src/boot/server.ts';
 import { cli, FIRST_START_KEY, spawnServe } from '../support/cli.ts';
 import { createThrowawayDatabase } from '../support/pg.ts';
 import { onPostgres, startTestServer } from '../support/server.ts';

@@ -1,6 +1,6 @@
 /**
  * Server logs: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise, and
- * secrets redacted in both — through the real logger options (src/logging.ts) in Fastify, and
+ * secrets redacted in both — through the real logger options (src/boot/logging.ts) in Fastify, and
  * `mindprint serve` spawned under a pseudo-terminal (`script`) and on a pipe.
  */
 import { test } from 'node:test';
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
-import { censorSecrets, logFormat, loggerOptions } from '../../src/logging.ts';
+import { censorSecrets, logFormat, loggerOptions } from '../../src/boot/logging.ts';
 import { BIN, spawnServe } from '../support/cli.ts';
 
 const SECRET = `mp_${'S'.repeat(43)}`;

@@ -13,7 +13,7 @@ import { createThrowawayDatabase } from './pg.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { migrate, openDatabase } from '../../src/platform/db/client.ts';
 import { createKeyFor } from '../../src/platform/auth/keys.ts';
-import { serve, type RunningServer, type ServeOptions } from '../../src/server.ts';
+import { serve, type RunningServer, type ServeOptions } from '../../src/boot/server.ts';
 
 let template: Promise<Blob> | null = null;
 

@@ -1,4 +1,4 @@
-import type { Module } from '../../context.ts';
+import type { Module } from '../../deps.ts';
 import { webRoutes } from './routes.ts';
 
 /** The web dashboard at /app/ (static files, outside the authenticated API). */

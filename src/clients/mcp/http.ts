@@ -18,7 +18,7 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 
 /** JSON-RPC bodies; a transcript sent as text (upload_text_to_signed_url) is the largest. */

@@ -2,7 +2,7 @@
  * The memory module: the semantic index's worker (embedding snapshots, re-embedding after a
  * change of embedder) and GET /minds/{mindId}/semantic-index.
  */
-import type { Module } from '../../context.ts';
+import type { Module } from '../../deps.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
 import { embedSnapshot, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';

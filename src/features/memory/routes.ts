@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import { MindParams } from '../minds/schemas.ts';
 import { SemanticIndexResponse } from './schemas.ts';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { errorResponses, SuccessResponse } from '../../platform/http/schemas.ts';
 import { CreateMindBody, DigitalTwin, ListMindsQuery, Mind, MindParams, SearchMindsQuery, UpdateMindBody } from './schemas.ts';
 import * as minds from './service.ts';

@@ -18,7 +18,7 @@ import { MAX_QUOTE_CHARS } from '../../lib/analysis/evidence.ts';
 import { ipipBfm50, notAdministeredRows, questionnaireRows, scoreQuestionnaire, type Instrument } from '../../lib/analysis/questionnaire.ts';
 import type { EvidenceRef, PsychometricResult } from '../../lib/analysis/types.ts';
 import type { Config } from '../../config.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { lockForTransaction, rowsOf, type Db } from '../../platform/db/client.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns } from '../../platform/db/schema.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';

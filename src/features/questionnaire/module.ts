@@ -3,7 +3,7 @@
  * markers for each completed snapshot (job.ts), and the route that asks for it again
  * (routes.ts). Without an LLM (or with MINDPRINT_LLM_QUESTIONNAIRE=false) it starts no worker.
  */
-import type { Module } from '../../context.ts';
+import type { Module } from '../../deps.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
 import { runQuestionnaire, type QuestionnaireJob } from './job.ts';

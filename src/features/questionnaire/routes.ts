@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { conflict } from '../../platform/http/errors.ts';
 import { errorResponses, named, Uuid } from '../../platform/http/schemas.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';

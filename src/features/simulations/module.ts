@@ -3,7 +3,7 @@
  * conversations as resources with sharing, GET /models and GET /users, and the worker that
  * runs background simulations.
  */
-import type { AppContext, Module } from '../../context.ts';
+import type { AppContext, Module } from '../../deps.ts';
 import { QUEUE, queueDefinitions } from '../../platform/jobs/queues.ts';
 import { createEngineRegistry } from '../../engines/registry.ts';
 import { memoryFor } from '../memory/index.ts';

@@ -1,4 +1,4 @@
-import type { Module } from '../../context.ts';
+import type { Module } from '../../deps.ts';
 import { closeParserPool, configureParserPool, warmParserPool } from '../../lib/ingest/index.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE, queueDefinitions } from '../../platform/jobs/queues.ts';

@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
 import { digestTranscriptFile, ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseStats } from '../../lib/ingest/index.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { publicBaseUrl } from '../../platform/http/public-url.ts';
 import { ErrorResponse, errorResponses, Uuid } from '../../platform/http/schemas.ts';

@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, ne, type SQL } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { artifacts, digitalTwins, findings, keyTopics, minds, psychometrics, snapshots, turns } from '../../platform/db/schema.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';

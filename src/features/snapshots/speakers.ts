@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { rowsOf } from '../../platform/db/client.ts';
 import { findings, keyTopics, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';

@@ -14,7 +14,7 @@
  * inserting its rows, a replayed presigned PUT). They are removed, or (b) reopened.
  */
 import { inArray, sql, type SQL } from 'drizzle-orm';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { rowsOf } from '../../platform/db/client.ts';
 import { artifacts } from '../../platform/db/schema.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { errorResponses, SuccessResponse } from '../../platform/http/schemas.ts';
 import { Mind, MindParams } from '../minds/schemas.ts';
 import { setMindTags } from '../minds/service.ts';

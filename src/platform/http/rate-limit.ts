@@ -20,7 +20,7 @@
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/authenticate.ts';
-import type { AppContext } from '../../context.ts';
+import type { AppContext } from '../../deps.ts';
 import { AppError } from './errors.ts';
 import { SharedCounters } from './rate-limit-store.ts';
 

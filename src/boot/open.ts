@@ -4,19 +4,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { Authenticator } from './platform/auth/authenticate.ts';
-import { countKeys, createKeyFor, type IssuedKey } from './platform/auth/keys.ts';
-import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
-import { lockForTransaction, migrate, openDatabase, type Database, type Db } from './platform/db/client.ts';
-import { serviceSettings } from './platform/db/schema.ts';
-import { startQueue } from './platform/jobs/queue.ts';
-import { queueDefinitions } from './platform/jobs/queues.ts';
-import { createArtifactStore } from './platform/storage/index.ts';
-import { MindCache } from './features/minds/cache.ts';
-import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from './platform/db/change-feed.ts';
+import { Authenticator } from '../platform/auth/authenticate.ts';
+import { countKeys, createKeyFor, type IssuedKey } from '../platform/auth/keys.ts';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../deps.ts';
+import { lockForTransaction, migrate, openDatabase, type Database, type Db } from '../platform/db/client.ts';
+import { serviceSettings } from '../platform/db/schema.ts';
+import { startQueue } from '../platform/jobs/queue.ts';
+import { queueDefinitions } from '../platform/jobs/queues.ts';
+import { createArtifactStore } from '../platform/storage/index.ts';
+import { MindCache } from '../features/minds/cache.ts';
+import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from '../platform/db/change-feed.ts';
 import type { Client as PgClient } from 'pg';
-import { UsageRecorder } from './features/usage/recorder.ts';
+import { UsageRecorder } from '../features/usage/recorder.ts';
 
 export interface OpenContextOptions {
   /** PGlite: start from this migrated dump instead of the data dir (tests). */

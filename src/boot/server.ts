@@ -5,12 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { initModules } from './modules.ts';
-import type { Config } from './config.ts';
-import type { AppContext } from './context.ts';
-import { acquireLock, updateLockUrl } from './platform/db/lock.ts';
-import type { IssuedKey } from './platform/auth/keys.ts';
-import { bootstrapKey, openContext, type OpenContextOptions } from './services.ts';
-import { STALE_TEMP_MS, sweepTempFiles } from './platform/storage/local-store.ts';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../deps.ts';
+import { acquireLock, updateLockUrl } from '../platform/db/lock.ts';
+import type { IssuedKey } from '../platform/auth/keys.ts';
+import { bootstrapKey, openContext, type OpenContextOptions } from './open.ts';
+import { STALE_TEMP_MS, sweepTempFiles } from '../platform/storage/local-store.ts';
 
 
 export interface ServeOptions extends OpenContextOptions {

@@ -5,7 +5,7 @@
  * it serializes, and pino-pretty only formats what it gets.
  */
 import type { FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 
 /**
  * Header names (any case) whose values are secrets: the API key (Authorization; X-Api-Key, which
