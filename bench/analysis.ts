@@ -1,6 +1,6 @@
 /**
  * Analysis benchmark: time per 10k words of the mind's speech on the real transcripts (read as the
- * service reads an upload: src/ingest's parser and attribution, continuation lines included); the
+ * service reads an upload: src/lib/ingest's parser and attribution, continuation lines included); the
  * Big Five's consistency for people heard in several conversations, its spread over the benchmark
  * minds; and the Big Five model's grouped k-fold cross-validated accuracy and AUC on the personality data.
  *
@@ -14,10 +14,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { analyseTurns } from '../src/analysis/index.ts';
-import { resetTokenizer, tokenize } from '../src/analysis/nlp.ts';
-import { crossValidate, DEFAULT_CONFIG, type CvResult } from '../src/analysis/train/big-five-training.ts';
-import { TRAITS } from '../src/analysis/train/personality-data.ts';
+import { analyseTurns } from '../src/lib/analysis/index.ts';
+import { resetTokenizer, tokenize } from '../src/lib/analysis/nlp.ts';
+import { crossValidate, DEFAULT_CONFIG, type CvResult } from '../src/lib/analysis/train/big-five-training.ts';
+import { TRAITS } from '../src/lib/analysis/train/personality-data.ts';
 import { trainingRows, untouchedFold } from '../scripts/train-big-five.ts';
 import { debate, lenny, lex, transcriptTurns } from '../test/analysis/transcripts.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
@@ -79,7 +79,7 @@ out('## Speed: analysis time per 10k words of the mind\'s speech');
 out();
 out('Baseline: tokenizing the same turns with wink-nlp alone (sentence split, POS, lemma, negation), which every analysis needs.');
 out();
-out('Each analysis starts from a pristine wink-nlp instance (the lexicon grows with every unseen word and would change later splits; `src/analysis/nlp.ts`). Back to back, as here, every analysis pays for building one (the "fresh tokenizer" column, included in "analysis ms"); in the service the next one is built while the worker is idle.');
+out('Each analysis starts from a pristine wink-nlp instance (the lexicon grows with every unseen word and would change later splits; `src/lib/analysis/nlp.ts`). Back to back, as here, every analysis pays for building one (the "fresh tokenizer" column, included in "analysis ms"); in the service the next one is built while the worker is idle.');
 out();
 out('| transcript | mind words | analysis ms | ms / 10k words | of which fresh tokenizer ms | tokenize-only ms | analysis ÷ tokenize |');
 out('|---|---:|---:|---:|---:|---:|---:|');

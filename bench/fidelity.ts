@@ -4,7 +4,7 @@
  *
  * For every person interviewed in the real transcripts (../shared/data/transcripts), a mind is
  * built the way the service builds one: the transcripts are parsed by the service's parser
- * (src/ingest), stored as completed snapshots with the real analysis of their turns (so the
+ * (src/lib/ingest), stored as completed snapshots with the real analysis of their turns (so the
  * persona comes from the memory part only), in the real database (embedded PGlite). Memory is
  * the first half of a conversation plus all the person's other conversations. Each question an
  * interviewer really asked in the second half is then answered through the service's own path
@@ -28,16 +28,16 @@
  */
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
-import { answer, createExtractiveEngine } from '../src/simulation/extractive/index.ts';
-import { rerankEmbedder } from '../src/simulation/rerank/index.ts';
-import type { EngineResult } from '../src/simulation/types.ts';
+import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
+import { answer, createExtractiveEngine } from '../src/engines/extractive/index.ts';
+import { rerankEmbedder } from '../src/engines/extractive/rerank/index.ts';
+import type { EngineResult } from '../src/engines/types.ts';
 import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
-import { contentStems, words } from '../src/simulation/extractive/text.ts';
-import { isFollowUp } from '../src/simulation/extractive/query.ts';
+import { contentStems, words } from '../src/engines/extractive/text.ts';
+import { isFollowUp } from '../src/engines/extractive/query.ts';
 import { oracleTurn, personaWin, setFidelity, specificity, tfidfSpace, tfidfTop1, type HeldOut } from '../src/lib/fidelity/measure.ts';
-import { engineInput } from '../src/simulations/run.ts';
-import { embedSnapshot, loadMindScope, memoryFor } from '../src/memory/index.ts';
+import { engineInput } from '../src/features/simulations/run.ts';
+import { embedSnapshot, loadMindScope, memoryFor } from '../src/features/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
@@ -261,7 +261,7 @@ async function fidelity(cases: Case[], pool: Case[] = cases): Promise<{ records:
       return d;
     };
     // The service's own memory: the embedder, hybrid retrieval (full text + vectors, pgvector on
-    // PGlite) and the persona cache, as src/simulations/module.ts builds it.
+    // PGlite) and the persona cache, as src/features/simulations/module.ts builds it.
     const memory = memoryFor(s.ctx);
     const services = { db: s.ctx.db, personas: memory.personas, memory };
     // One analysis per whole conversation and person, reused by every mind that remembers it.
@@ -519,14 +519,14 @@ function report(r: Awaited<ReturnType<typeof fidelity>>, convs: Conversation[], 
     `${evaluation.length} of the evaluation split, ${development.length} of the development split (bench/support/fidelity-split.ts, fixed before tuning;`,
     'the engine and its reranker were tuned and trained on development conversations only).',
     '',
-    'Method. Every transcript is parsed by the service\'s parser (`src/ingest`). For every person interviewed (debate',
+    'Method. Every transcript is parsed by the service\'s parser (`src/lib/ingest`). For every person interviewed (debate',
     `nominees; podcast guests with ≥ ${MIN_GUEST_TURNS} turns) and each conversation they are in, a mind is built in the real database`,
     '(embedded PGlite) the way the service builds one: one completed, linked snapshot per remembered conversation — the',
     "person's other conversations whole, and the first half of this one. Each question an interviewer really asked in the",
     `second half (contains "?", ≥ ${MIN_QUESTION_WORDS} words; the answer ≥ ${MIN_ANSWER_WORDS} words) goes through the service's own path (\`engineInput\`, then the`,
     'engine) and is compared with what the person really said next: token F1, ROUGE-L, topical overlap (Jaccard of content',
     'stems) and the cosine of the two texts\' sentence embeddings (GloVe-SIF, `glove-6b-100d-sif@1`, the offline embedder of',
-    '`src/embeddings`). "LM random": for each question, a random excerpt of the same person\'s own words from the same memory,',
+    '`src/lib/embeddings`). "LM random": for each question, a random excerpt of the same person\'s own words from the same memory,',
     'consecutive whole sentences as many words as the answer (seeded); the before-engine gets its own, as long as its answer.',
     '"Before" is the engine without sentence embeddings and reranker in the same run (`answer(input)`: the sentence-stitching',
     'composer); "after" is the engine as the service runs it. Source turns: distinct turns an answer quotes.',

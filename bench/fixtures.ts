@@ -17,10 +17,10 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import PDFDocument from 'pdfkit';
-import { linesToTranscript } from '../src/ingest/layout.ts';
-import { decodeText } from '../src/ingest/text.ts';
-import { countWords } from '../src/ingest/words.ts';
-import type { TranscriptTurn } from '../src/ingest/types.ts';
+import { linesToTranscript } from '../src/lib/ingest/layout.ts';
+import { decodeText } from '../src/lib/ingest/text.ts';
+import { countWords } from '../src/lib/ingest/words.ts';
+import type { TranscriptTurn } from '../src/lib/ingest/types.ts';
 import { requireSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 
 /** Two long interviews of ../shared/data (the benchmarks' input); tests pass the debate excerpts of test/fixtures instead. */

@@ -8,7 +8,7 @@
  *   - sdk:          the smallest MCP server on the official SDK (McpServer + stdio, no tools);
  *   - before:       `mindprint mcp` of the commit before this work (BENCH_BEFORE, default
  *                   d6f4253), extracted with `git archive` beside node_modules;
- *   - mcp module:   src/mcp/server.ts run directly under tsx (what the MCP code costs from source);
+ *   - mcp module:   src/clients/mcp/server.ts run directly under tsx (what the MCP code costs from source);
  *   - mcp compiled: the same compiled by tsc to JavaScript, with the client's build (what the
  *                   compiled CLI runs: no loader hooks, no transpiling);
  *   - mindprint mcp: `node bin/mindprint.js mcp`, what an assistant runs.
@@ -32,7 +32,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { MindprintClient } from '@mindprint/client';
 import { fixturePath, hasSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 import { startTestServer } from '../test/support/server.ts';
-import { VERSION } from '../src/version.ts';
+import { VERSION } from '../src/platform/version.ts';
 import { freePort, ROOT } from './support/processes.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -67,7 +67,7 @@ function timeInitialize(args: string[], cwd: string, env: Record<string, string>
 }
 
 /**
- * src/mcp/server.ts and what it imports, compiled to JavaScript under node_modules/.cache (inside
+ * src/clients/mcp/server.ts and what it imports, compiled to JavaScript under node_modules/.cache (inside
  * the checkout, so `@mindprint/client` and the SDK resolve), beside the client's own build.
  */
 function compileMcpServer(): string {
@@ -77,13 +77,13 @@ function compileMcpServer(): string {
   execFileSync(process.execPath, [tsc, '-b', 'packages/client'], { cwd: ROOT });
   execFileSync(
     process.execPath,
-    [tsc, 'src/mcp/server.ts', '--outDir', out, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--rewriteRelativeImportExtensions', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'],
+    [tsc, 'src/clients/mcp/server.ts', '--outDir', out, '--rootDir', '.', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--rewriteRelativeImportExtensions', '--allowImportingTsExtensions', '--skipLibCheck', '--types', 'node'],
     { cwd: ROOT },
   );
-  // src/version.ts reads ../package.json.
+  // src/platform/version.ts reads ../package.json.
   writeFileSync(path.join(out, 'package.json'), JSON.stringify({ version: VERSION, type: 'module' }));
   const entry = path.join(out, 'run.mjs');
-  writeFileSync(entry, "const { runMcpServer } = await import('./src/mcp/server.js');\nawait runMcpServer();\n");
+  writeFileSync(entry, "const { runMcpServer } = await import('./src/clients/mcp/server.js');\nawait runMcpServer();\n");
   return entry;
 }
 
@@ -112,8 +112,8 @@ async function initializeTimes(): Promise<{ rows: Row[]; loadBefore: string; loa
       { name: 'node', what: 'bare node answering one line', args: [floor], cwd: ROOT },
       { name: 'sdk', what: 'smallest MCP server on the SDK', args: [sdk], cwd: ROOT },
       { name: `before (${BEFORE})`, what: '`mindprint mcp` before this work', args: ['bin/mindprint.js', 'mcp'], cwd: before },
-      { name: 'mcp module', what: 'src/mcp/server.ts under tsx', args: [direct], cwd: ROOT },
-      { name: 'mcp compiled', what: 'src/mcp/server.ts compiled by tsc', args: [compiled], cwd: ROOT },
+      { name: 'mcp module', what: 'src/clients/mcp/server.ts under tsx', args: [direct], cwd: ROOT },
+      { name: 'mcp compiled', what: 'src/clients/mcp/server.ts compiled by tsc', args: [compiled], cwd: ROOT },
       { name: 'mindprint mcp', what: '`node bin/mindprint.js mcp`', args: ['bin/mindprint.js', 'mcp'], cwd: ROOT },
     ];
     const rows = commands.map((c) => ({ name: c.name, what: c.what, runs: [] as number[] }));

@@ -19,7 +19,7 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { closeParserPool, digestTranscriptFile, DEFAULT_PARSE_BUDGETS, POOL_SIZE, type FileKind, type ParseStats } from '../src/ingest/index.ts';
+import { closeParserPool, digestTranscriptFile, DEFAULT_PARSE_BUDGETS, POOL_SIZE, type FileKind, type ParseStats } from '../src/lib/ingest/index.ts';
 import { docxBomb, hugeCueVtt, largeTranscriptText, pdfBomb } from '../test/support/hostile-files.ts';
 import { startTestServer } from '../test/support/server.ts';
 

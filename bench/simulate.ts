@@ -21,10 +21,10 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
-import { analyseTurns, type AnalysisResult } from '../src/analysis/index.ts';
-import { rowsOf, type Db } from '../src/db/client.ts';
-import { extractSearchTerms } from '../src/simulation/extractive/index.ts';
-import { embedSnapshot, loadMindScope, Memory, memoryFor, recall, retrieveMemory, type MindScope } from '../src/memory/index.ts';
+import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
+import { rowsOf, type Db } from '../src/platform/db/client.ts';
+import { extractSearchTerms } from '../src/engines/extractive/index.ts';
+import { embedSnapshot, loadMindScope, Memory, memoryFor, recall, retrieveMemory, type MindScope } from '../src/features/memory/index.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
@@ -71,7 +71,7 @@ interface Row {
   candidates: Stats;
   /** The candidate-memory query alone (retrieveMemory, no HTTP), for the same questions, full text searched in the database. */
   retrieval: Stats;
-  /** The same with full text searched in the scope's in-process index (src/memory/lexical-index.ts). */
+  /** The same with full text searched in the scope's in-process index (src/features/memory/lexical-index.ts). */
   retrievalProcess: Stats;
   /** Building the in-process full-text index of the scope once (reading its turns and indexing them), ms. */
   lexicalBuildMs: number;

@@ -1,6 +1,6 @@
 /**
  * What it costs the upload answer to flag a file that names no speakers, in one run: the check the
- * upload makes (`isAutoCaptionFile`: the first 64 KB of a WebVTT file, src/snapshots/file-kinds.ts)
+ * upload makes (`isAutoCaptionFile`: the first 64 KB of a WebVTT file, src/features/snapshots/file-kinds.ts)
  * against the baseline of reading the file's labels (`speakerLabels`: a full parse on the request's
  * parser thread, what the upload does only when a `speaker` is given). Both run on the real debate
  * caption tracks (no speaker named) and on the labelled transcripts of the same debates, and must
@@ -13,8 +13,8 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { closeParserPool, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, type FileKind } from '../src/ingest/index.ts';
-import { isAutoCaptionFile } from '../src/snapshots/file-kinds.ts';
+import { closeParserPool, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, type FileKind } from '../src/lib/ingest/index.ts';
+import { isAutoCaptionFile } from '../src/features/snapshots/file-kinds.ts';
 import { requireSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/speaker-flag.ts');

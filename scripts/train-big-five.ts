@@ -1,6 +1,6 @@
 /**
- * Reproduces src/analysis/models/big-five.json (the Big Five model, its calibration, the register
- * classifier, the norm corpus values and the measurement noise) and src/analysis/models/background.json
+ * Reproduces src/lib/analysis/models/big-five.json (the Big Five model, its calibration, the register
+ * classifier, the norm corpus values and the measurement noise) and src/lib/analysis/models/background.json
  * (word frequencies for topic keyness) from ../shared/data/personality and, for the norm corpus,
  * ../shared/data/transcripts, deterministically, and prints the grouped k-fold cross-validated
  * accuracy and AUC per data set and trait.
@@ -12,21 +12,21 @@
  *   set alone), for the README's comparison; writes nothing.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { countTokens, FIXED_FEATURES, featureVector, PUNCTUATION_FEATURES } from '../src/analysis/features.ts';
-import { resetTokenizer, tokenize } from '../src/analysis/nlp.ts';
-import { traitValue, writtenProbability, type BigFiveModelFile, type BigFiveTraitModel, type RegisterReading } from '../src/analysis/big-five.ts';
-import { crossValidate, DEFAULT_CONFIG, fitTraits, plattSlope, prepareRows, scoreHeldOut, type CvResult, type Register, type Row } from '../src/analysis/train/big-five-training.ts';
-import { fitLogistic, logit } from '../src/analysis/train/logistic.ts';
-import { groupFolds } from '../src/analysis/train/register-ridge.ts';
-import { CHUNK_WORDS, NORM_MIN_WORDS, readNormSpeeches } from '../src/analysis/train/norm-corpus.ts';
-import { readEssays, readFirstImpressions, readFriends, readVlogs, TRAITS, type Trait } from '../src/analysis/train/personality-data.ts';
-import { buildBackground } from '../src/analysis/background.ts';
+import { countTokens, FIXED_FEATURES, featureVector, PUNCTUATION_FEATURES } from '../src/lib/analysis/features.ts';
+import { resetTokenizer, tokenize } from '../src/lib/analysis/nlp.ts';
+import { traitValue, writtenProbability, type BigFiveModelFile, type BigFiveTraitModel, type RegisterReading } from '../src/lib/analysis/big-five.ts';
+import { crossValidate, DEFAULT_CONFIG, fitTraits, plattSlope, prepareRows, scoreHeldOut, type CvResult, type Register, type Row } from '../src/lib/analysis/train/big-five-training.ts';
+import { fitLogistic, logit } from '../src/lib/analysis/train/logistic.ts';
+import { groupFolds } from '../src/lib/analysis/train/register-ridge.ts';
+import { CHUNK_WORDS, NORM_MIN_WORDS, readNormSpeeches } from '../src/lib/analysis/train/norm-corpus.ts';
+import { readEssays, readFirstImpressions, readFriends, readVlogs, TRAITS, type Trait } from '../src/lib/analysis/train/personality-data.ts';
+import { buildBackground } from '../src/lib/analysis/background.ts';
 import { requireSharedData, SHARED_DATA_URL } from '../test/support/shared-data.ts';
 
 const DATA = new URL('personality/', SHARED_DATA_URL);
 const TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);
-const MODEL_OUT = new URL('../src/analysis/models/big-five.json', import.meta.url);
-const BACKGROUND_OUT = new URL('../src/analysis/models/background.json', import.meta.url);
+const MODEL_OUT = new URL('../src/lib/analysis/models/big-five.json', import.meta.url);
+const BACKGROUND_OUT = new URL('../src/lib/analysis/models/background.json', import.meta.url);
 
 /** The data set whose population, standardisation and held-out skill stand for each register at inference. */
 const REGISTER_DATASET: Record<Register, string> = { written: 'essays', spoken: 'vlogs' };
@@ -162,7 +162,7 @@ export async function train(): Promise<{ model: BigFiveModelFile; background: un
   const model: BigFiveModelFile = {
     version: 4,
     description:
-      'Big Five (above/below the median rating) ridge models on lexical features and GloVe-SIF sentence embeddings (src/analysis/features.ts), one per trait trained on essays, vlogs (weight 3) and vlog clips together with each data set standardised on its own rows, weights shared by both registers plus each register\'s own (feature augmentation); a written-vs-spoken classifier mixes the written (essays) and spoken (vlogs) readings; calibrated on grouped cross-validated predictions; percentiles against a norm corpus of real speakers. Reproduce with: node --import tsx scripts/train-big-five.ts',
+      'Big Five (above/below the median rating) ridge models on lexical features and GloVe-SIF sentence embeddings (src/lib/analysis/features.ts), one per trait trained on essays, vlogs (weight 3) and vlog clips together with each data set standardised on its own rows, weights shared by both registers plus each register\'s own (feature augmentation); a written-vs-spoken classifier mixes the written (essays) and spoken (vlogs) readings; calibrated on grouped cross-validated predictions; percentiles against a norm corpus of real speakers. Reproduce with: node --import tsx scripts/train-big-five.ts',
     terms: TERMS,
     config,
     features: names,
@@ -179,7 +179,7 @@ export async function train(): Promise<{ model: BigFiveModelFile; background: un
     untouchedFold: untouched.map((r) => ({ dataset: r.dataset, rows: r.rows, accuracy: roundAll(r.accuracy), auc: roundAll(r.auc), mean: round(r.mean, 4), aucMean: round(r.aucMean, 4) })),
     register,
     normCorpus: {
-      description: `Every speaker with at least ${NORM_MIN_WORDS} words in each transcript of ../shared/data/transcripts (podcasts and debates), read with src/ingest; one entry per speaker and conversation.`,
+      description: `Every speaker with at least ${NORM_MIN_WORDS} words in each transcript of ../shared/data/transcripts (podcasts and debates), read with src/lib/ingest; one entry per speaker and conversation.`,
       minWords: NORM_MIN_WORDS,
       speeches: speeches.map((s) => ({ name: s.name, words: s.words })),
     },

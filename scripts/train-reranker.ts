@@ -1,5 +1,5 @@
 /**
- * Trains the extractive engine's reranker (src/simulation/extractive/models/reranker.json) on
+ * Trains the extractive engine's reranker (src/engines/extractive/models/reranker.json) on
  * question → answer pairs of real conversations in ../shared/data/transcripts — the development
  * split only (bench/support/fidelity-split.ts) — deterministically, and prints how well it
  * chooses: leave-one-conversation-out on the development split, and on the evaluation split
@@ -11,7 +11,7 @@
  * --report: also score the evaluation split (for the report only; never while tuning).
  * --dry-run: print, do not write. Diagnostics on the development split: --target=lift (train on
  * F1 above chance of the passage length), --only=a,b (only these features), --single-features
- * (each feature alone as the score), --adapt (per-mind adaptation, see src/simulation/rerank/adapt.ts).
+ * (each feature alone as the score), --adapt (per-mind adaptation, see src/engines/extractive/rerank/adapt.ts).
  *
  * Pairs. For each conversation and person interviewed in it, each question an interviewer asked
  * ("?", ≥ 4 words; the answer ≥ 8 words) is put to a memory holding the person's turns of the
@@ -24,11 +24,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConversations, splitOf, type Conversation } from '../bench/support/fidelity-split.ts';
 import { pairsOf, type Pair } from '../bench/support/pairs.ts';
 import { specificity, tfidfSpace, type Space } from '../src/lib/fidelity/measure.ts';
-import { adaptToMind } from '../src/simulation/extractive/adapt.ts';
-import type { MemoryTurn } from '../src/simulation/types.ts';
-import { answer, type AnswerOptions } from '../src/simulation/extractive/index.ts';
-import { FEATURE_VERSION, FEATURES, fit, rerankEmbedder, RERANKER_URL, scoreRow, checkModel, type Candidate, type Group, type RerankModel } from '../src/simulation/rerank/index.ts';
-import { chanceOfLength, liftOverChance, memorySentences } from '../src/simulation/rerank/target.ts';
+import { adaptToMind } from '../src/engines/extractive/adapt.ts';
+import type { MemoryTurn } from '../src/engines/types.ts';
+import { answer, type AnswerOptions } from '../src/engines/extractive/index.ts';
+import { FEATURE_VERSION, FEATURES, fit, rerankEmbedder, RERANKER_URL, scoreRow, checkModel, type Candidate, type Group, type RerankModel } from '../src/engines/extractive/rerank/index.ts';
+import { chanceOfLength, liftOverChance, memorySentences } from '../src/engines/extractive/rerank/target.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('scripts/train-reranker.ts');
@@ -252,8 +252,8 @@ async function main(): Promise<void> {
       data: '../shared/data/transcripts, development split of bench/support/fidelity-split.ts',
       conversations: dev.map((c) => c.id),
       questions: groups.length,
-      target: TARGET === 'lift' ? 'token F1 minus chance of the passage length (src/simulation/rerank/target.ts)' : 'token F1',
-      embedder: 'glove-6b-100d-sif@1 (src/embeddings)',
+      target: TARGET === 'lift' ? 'token F1 minus chance of the passage length (src/engines/extractive/rerank/target.ts)' : 'token F1',
+      embedder: 'glove-6b-100d-sif@1 (src/lib/embeddings)',
       developmentLeaveOneConversationOut: {
         picksBestOfTop10: round(loco.best / loco.n),
         pickF1: round(loco.pickAll.f1 / loco.n),

@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './auth/key-shape.ts';
-import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './embeddings/config.ts';
-import { llmConfigFromEnv, type LlmConfig } from './simulation/llm/config.ts';
-import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './ingest/budgets.ts';
-import { defaultModelFrom } from './simulation/models.ts';
+import { looksLikeKey, MAX_KEY_LENGTH, MIN_KEY_LENGTH } from './platform/auth/key-shape.ts';
+import { embeddingsConfigFromEnv, type EmbeddingsConfig } from './lib/embeddings/config.ts';
+import { llmConfigFromEnv, type LlmConfig } from './engines/llm/config.ts';
+import { DEFAULT_PARSE_BUDGETS, POOL_SIZE, type ParseBudgets } from './lib/ingest/budgets.ts';
+import { defaultModelFrom } from './engines/models.ts';
 
 /** Every setting of the service, read from the environment once and validated at start. */
 export interface Config {
@@ -41,6 +41,12 @@ export interface Config {
   /** Failed authentications per minute from one client address (0: no limit); 429 RATE_LIMITED beyond, for every request from it. */
   authFailuresPerMinute: number;
   /**
+   * Origins whose browser pages may call the API and /mcp (MINDPRINT_CORS_ORIGINS, comma-separated
+   * `https://app.example.org`): CORS answers for them, and /mcp accepts their Origin header. Empty
+   * (the default): no CORS, and /mcp accepts only the server's own origin.
+   */
+  corsOrigins: string[];
+  /**
    * Take the client address from X-Forwarded-For (Fastify's trustProxy): false (the connection's
    * address), true (the left-most address), or the number of proxies in front of the service.
    */
@@ -69,7 +75,7 @@ export interface Config {
   vectorSearch: 'auto' | 'pgvector' | 'process';
   /**
    * Where full-text search for memory runs (MINDPRINT_LEXICAL_SEARCH): `auto` searches an
-   * in-process index of the mind's turns unless the mind is very large (src/memory/service.ts,
+   * in-process index of the mind's turns unless the mind is very large (src/features/memory/service.ts,
    * MAX_PROCESS_TURNS), then the database; `database` or `process` force one.
    */
   lexicalSearch: 'auto' | 'database' | 'process';
@@ -83,7 +89,7 @@ export interface Config {
   defaultModel: string;
   /**
    * With an LLM configured, each processed snapshot also gets questionnaire psychometrics (the LLM
-   * answers the 50-item IPIP Big-Five markers in character; src/questionnaire): 5 model calls per
+   * answers the 50-item IPIP Big-Five markers in character; src/features/questionnaire): 5 model calls per
    * snapshot. MINDPRINT_LLM_QUESTIONNAIRE=false turns it off; without an LLM it never runs.
    */
   questionnaire: boolean;
@@ -134,6 +140,28 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | number {
   } catch {
     throw new ConfigError('MINDPRINT_TRUST_PROXY', `expected true, false or the number of proxies in front of the service, got "${raw}"`);
   }
+}
+
+/**
+ * MINDPRINT_CORS_ORIGINS: exact origins (scheme, host, port; no path), normalised as browsers send
+ * them in Origin. No `*`: /mcp refuses foreign origins (DNS rebinding), and any origin is no list.
+ */
+function corsOrigins(env: NodeJS.ProcessEnv): string[] {
+  const raw = optional(env, 'MINDPRINT_CORS_ORIGINS');
+  if (raw === null) return [];
+  const origins = new Set<string>();
+  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+    let url: URL | null = null;
+    try {
+      url = new URL(entry);
+    } catch {
+      /* reported below */
+    }
+    const bare = url && /^https?:$/.test(url.protocol) && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+    if (!url || !bare) throw new ConfigError('MINDPRINT_CORS_ORIGINS', `expected comma-separated origins like https://app.example.org (scheme, host and port only; no *), got "${entry}"`);
+    origins.add(url.origin);
+  }
+  return [...origins];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -215,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobShutdownSeconds: integer(env, 'MINDPRINT_JOB_SHUTDOWN_SECONDS', 30, 1, 3_600),
     rateLimitPerMinute: integer(env, 'MINDPRINT_RATE_LIMIT_PER_MINUTE', 3000, 0, 100_000_000),
     authFailuresPerMinute: integer(env, 'MINDPRINT_AUTH_FAILURES_PER_MINUTE', 60, 0, 100_000_000),
+    corsOrigins: corsOrigins(env),
     trustProxy: trustProxy(env),
     parseBudgets: {
       ...DEFAULT_PARSE_BUDGETS,

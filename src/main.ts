@@ -4,10 +4,10 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import type { Database } from './db/client.ts';
-import { connectionOptions, registerClientCommands, withConnectionEnv, type ConnectionOptions } from './cli/index.ts';
-import { MCP_DESCRIPTION, MCP_ENV_HELP, McpConfigError } from './mcp/env.ts';
-import { VERSION } from './version.ts';
+import type { Database } from './platform/db/client.ts';
+import { connectionOptions, registerClientCommands, withConnectionEnv, type ConnectionOptions } from './clients/cli/index.ts';
+import { MCP_DESCRIPTION, MCP_ENV_HELP, McpConfigError } from './clients/mcp/env.ts';
+import { VERSION } from './platform/version.ts';
 
 // Only what every start needs is imported above (commander, the settings, the help texts): the
 // server, the database and the MCP SDK are loaded by the command that uses them, so `--help` and
@@ -31,7 +31,7 @@ function fail(message: string): never {
 async function isExpected(err: unknown): Promise<boolean> {
   if (err instanceof ConfigError || err instanceof McpConfigError) return true;
   // The other kinds come from modules that are loaded by then when they threw.
-  const [{ DatabaseUnavailableError }, { DataDirInUseError }, { ListenError }] = await Promise.all([import('./db/client.ts'), import('./db/lock.ts'), import('./server.ts')]);
+  const [{ DatabaseUnavailableError }, { DataDirInUseError }, { ListenError }] = await Promise.all([import('./platform/db/client.ts'), import('./platform/db/lock.ts'), import('./boot/server.ts')]);
   return [DataDirInUseError, ListenError, DatabaseUnavailableError].some((E) => err instanceof E);
 }
 
@@ -42,7 +42,7 @@ async function isExpected(err: unknown): Promise<boolean> {
  */
 async function withDatabase<T>(command: string, fn: (database: Database) => Promise<T>): Promise<T> {
   const cfg = config();
-  const [{ acquireLock }, { migrate, openDatabase }] = await Promise.all([import('./db/lock.ts'), import('./db/client.ts')]);
+  const [{ acquireLock }, { migrate, openDatabase }] = await Promise.all([import('./platform/db/lock.ts'), import('./platform/db/client.ts')]);
   let release = async () => {};
   if (!cfg.databaseUrl) {
     release = await acquireLock(cfg.dataDir, { role: command });
@@ -74,7 +74,7 @@ program
   .command('serve')
   .description('Serve the API (and, on the embedded database, run the job worker in the same process).')
   .action(async () => {
-    const { serve } = await import('./server.ts');
+    const { serve } = await import('./boot/server.ts');
     const server = await serve(config());
     const shutdown = (signal: string) => {
       server.app.log.info({ signal }, 'shutting down');
@@ -96,7 +96,7 @@ program
   .action(async () => {
     const cfg = config();
     if (!cfg.databaseUrl) fail('`mindprint worker` needs DATABASE_URL (PostgreSQL); on the embedded database, `mindprint serve` runs the worker itself.');
-    const { runWorker } = await import('./server.ts');
+    const { runWorker } = await import('./boot/server.ts');
     const worker = await runWorker(cfg);
     const shutdown = (signal: string) => {
       process.stderr.write(`mindprint worker: ${signal}, finishing jobs in flight\n`);
@@ -125,7 +125,7 @@ connectionOptions(
     .description(MCP_DESCRIPTION)
     .addHelpText('after', `\n${MCP_ENV_HELP}\n`),
 ).action(async (opts: ConnectionOptions) => {
-  const { runMcpServer } = await import('./mcp/server.ts');
+  const { runMcpServer } = await import('./clients/mcp/server.ts');
   await runMcpServer(withConnectionEnv(opts));
 });
 
@@ -144,7 +144,7 @@ keys
   .action(async (opts: { org: string; user: string; name?: string; expiresInDays?: number; json?: boolean }) => {
     if (!opts.org.trim()) fail('--org must not be empty');
     if (!/^[^\s@]+@[^\s@]+$/.test(opts.user)) fail('--user must be an email address');
-    const { createKeyFor } = await import('./auth/keys.ts');
+    const { createKeyFor } = await import('./platform/auth/keys.ts');
     const issued = await withDatabase('keys create', (d) => createKeyFor(d.db, { org: opts.org.trim(), user: opts.user, name: opts.name, expiresInDays: opts.expiresInDays }));
     if (opts.json) {
       process.stdout.write(JSON.stringify({ key: issued.key, keyId: issued.keyId, userId: issued.userId, organizationId: issued.organizationId }) + '\n');
@@ -161,7 +161,7 @@ keys
   .option('--org <name>', 'only keys of this organization')
   .option('--json', 'print JSON')
   .action(async (opts: { org?: string; json?: boolean }) => {
-    const { listKeysWithOrg } = await import('./auth/keys.ts');
+    const { listKeysWithOrg } = await import('./platform/auth/keys.ts');
     const rows = await withDatabase('keys list', (d) => listKeysWithOrg(d.db, opts.org));
     if (opts.json) {
       process.stdout.write(JSON.stringify(rows) + '\n');
@@ -185,7 +185,7 @@ keys
   .argument('<keyId>', 'the key id (from `keys list`)')
   .action(async (keyId: string) => {
     if (!/^[0-9a-f-]{36}$/i.test(keyId)) fail('keyId must be a UUID (see `mindprint keys list`)');
-    const { revokeKey } = await import('./auth/keys.ts');
+    const { revokeKey } = await import('./platform/auth/keys.ts');
     const revoked = await withDatabase('keys revoke', (d) => revokeKey(d.db, keyId));
     if (!revoked) fail(`No API key ${keyId}`);
     process.stdout.write(`Revoked API key ${keyId}.\n`);

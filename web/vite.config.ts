@@ -1,5 +1,5 @@
 /**
- * The dashboard's build: `npm run build:web` (src/web/build.ts) writes web/dist, which the API
+ * The dashboard's build: `npm run build:web` (src/clients/dashboard/build.ts) writes web/dist, which the API
  * process serves at /app/. For work on the dashboard itself, `npx vite web` serves it with hot
  * reload and forwards API calls to a Mindprint on :3000.
  */

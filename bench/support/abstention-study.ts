@@ -10,7 +10,7 @@
  */
 import { loadConversations, splitOf } from './fidelity-split.ts';
 import { pairsOf, type Pair } from './pairs.ts';
-import { rerankEmbedder } from '../../src/simulation/rerank/index.ts';
+import { rerankEmbedder } from '../../src/engines/extractive/rerank/index.ts';
 import { cosine, tfidfSpace, vectorOf } from '../../src/lib/fidelity/measure.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
 

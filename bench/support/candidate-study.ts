@@ -13,11 +13,11 @@ import { loadConversations, splitOf } from './fidelity-split.ts';
 import { pairsOf, wholeReplies, type Pair } from './pairs.ts';
 import { lengthMatchedExcerpt, memorySentences, prng } from './length-matched.ts';
 import { tokenF1 } from './token-f1.ts';
-import { answer } from '../../src/simulation/extractive/index.ts';
-import { contentStems, words } from '../../src/simulation/extractive/text.ts';
-import { passageOf } from '../../src/simulation/extractive/passage.ts';
-import { Addressees, AlreadySaid, rankMemory, understand } from '../../src/simulation/extractive/index.ts';
-import { FEATURES, nextPart, rerank, rerankEmbedder, type Candidate } from '../../src/simulation/rerank/index.ts';
+import { answer } from '../../src/engines/extractive/index.ts';
+import { contentStems, words } from '../../src/engines/extractive/text.ts';
+import { passageOf } from '../../src/engines/extractive/passage.ts';
+import { Addressees, AlreadySaid, rankMemory, understand } from '../../src/engines/extractive/index.ts';
+import { FEATURES, nextPart, rerank, rerankEmbedder, type Candidate } from '../../src/engines/extractive/rerank/index.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
 
 requireSharedData('bench/support/candidate-study.ts');

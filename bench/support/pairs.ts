@@ -8,9 +8,9 @@
  * given conversations and of the other half of this one (leave one half out: most guests have one
  * conversation). The real answer is the whole reply (a long turn's parts joined).
  */
-import type { MemoryTurn } from '../../src/simulation/types.ts';
-import { words } from '../../src/simulation/extractive/text.ts';
-import { replyWordCounts } from '../../src/snapshots/digest.ts';
+import type { MemoryTurn } from '../../src/engines/types.ts';
+import { words } from '../../src/engines/extractive/text.ts';
+import { replyWordCounts } from '../../src/features/snapshots/digest.ts';
 import { wholeReply, type Conversation } from './fidelity-split.ts';
 
 export const MIN_QUESTION_WORDS = 4;

@@ -1,16 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { analyseTurns, type AnalysisTurn, type PsychometricResult } from '../../src/analysis/index.ts';
-import { loadBigFiveModel, modelVector, percentileOf, scoreBigFive, traitSkill, traitValue, writtenProbability } from '../../src/analysis/big-five.ts';
-import { prepareTurns } from '../../src/analysis/prepare.ts';
-import { countTokens, EMBEDDING_FEATURES, featureVector, featureVectorWithout } from '../../src/analysis/features.ts';
-import { tokenize } from '../../src/analysis/nlp.ts';
-import { prepareRows } from '../../src/analysis/train/big-five-training.ts';
-import { stratifiedFolds, fitLogistic, logit } from '../../src/analysis/train/logistic.ts';
-import { fitRegisterRidge, groupFolds, predictRegisterRidge } from '../../src/analysis/train/register-ridge.ts';
-import { spdInverse } from '../../src/analysis/train/ridge.ts';
-import { characterLines, parseCsv, readEssays, readFirstImpressions, readFriends, readVlogs, TRAITS, type Trait } from '../../src/analysis/train/personality-data.ts';
+import { analyseTurns, type AnalysisTurn, type PsychometricResult } from '../../src/lib/analysis/index.ts';
+import { loadBigFiveModel, modelVector, percentileOf, scoreBigFive, traitSkill, traitValue, writtenProbability } from '../../src/lib/analysis/big-five.ts';
+import { prepareTurns } from '../../src/lib/analysis/prepare.ts';
+import { countTokens, EMBEDDING_FEATURES, featureVector, featureVectorWithout } from '../../src/lib/analysis/features.ts';
+import { tokenize } from '../../src/lib/analysis/nlp.ts';
+import { prepareRows } from '../../src/lib/analysis/train/big-five-training.ts';
+import { stratifiedFolds, fitLogistic, logit } from '../../src/lib/analysis/train/logistic.ts';
+import { fitRegisterRidge, groupFolds, predictRegisterRidge } from '../../src/lib/analysis/train/register-ridge.ts';
+import { spdInverse } from '../../src/lib/analysis/train/ridge.ts';
+import { characterLines, parseCsv, readEssays, readFirstImpressions, readFriends, readVlogs, TRAITS, type Trait } from '../../src/lib/analysis/train/personality-data.ts';
 import { debate, fixtureDebate, lenny, lex, transcriptTurns } from './transcripts.ts';
 import { SHARED_DATA_URL, skipUnlessSharedData } from '../support/shared-data.ts';
 
@@ -270,7 +270,7 @@ test('training helpers: folds are deterministic and stratified; logistic regress
 });
 
 test('kernel ridge: closed-form leave-one-out equals refitting without the row', async () => {
-  const { fitRidge, linearKernel, spdInverse } = await import('../../src/analysis/train/ridge.ts');
+  const { fitRidge, linearKernel, spdInverse } = await import('../../src/lib/analysis/train/ridge.ts');
   const d = 3;
   const lambda = 0.5;
   const X = Array.from({ length: 12 }, (_, i) => Float64Array.from([Math.sin(i), Math.cos(2 * i), (i % 3) - 1]));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns, type AnalysisTurn, type FindingResult } from '../../src/analysis/index.ts';
-import { cleanComplement, thirdPerson } from '../../src/analysis/restate.ts';
+import { analyseTurns, type AnalysisTurn, type FindingResult } from '../../src/lib/analysis/index.ts';
+import { cleanComplement, thirdPerson } from '../../src/lib/analysis/restate.ts';
 import { fixtureDebate, transcriptTurns } from './transcripts.ts';
 
 /** Findings of one sentence said by the mind (with an interviewer turn before it as context). */

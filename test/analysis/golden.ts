@@ -5,7 +5,7 @@
  * transcripts' own chapter lists, the podcasts' subjects and the debates' moderator questions,
  * not from the analyser's output.
  */
-import type { FindingKind, FindingResult } from '../../src/analysis/index.ts';
+import type { FindingKind, FindingResult } from '../../src/lib/analysis/index.ts';
 import { debate, lenny, lex } from './transcripts.ts';
 
 export interface Golden {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns, buildProfile, personaFromProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/analysis/index.ts';
-import { loadBigFiveModel } from '../../src/analysis/big-five.ts';
-import type { Trait } from '../../src/analysis/train/personality-data.ts';
+import { analyseTurns, buildProfile, personaFromProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/lib/analysis/index.ts';
+import { loadBigFiveModel } from '../../src/lib/analysis/big-five.ts';
+import type { Trait } from '../../src/lib/analysis/train/personality-data.ts';
 import { debate, transcriptTurns } from './transcripts.ts';
 import { skipUnlessSharedData } from '../support/shared-data.ts';
 

@@ -14,7 +14,7 @@ import {
   scoreQuestionnaire,
   type Instrument,
   type ItemAnswer,
-} from '../../src/analysis/questionnaire.ts';
+} from '../../src/lib/analysis/questionnaire.ts';
 
 const inst = ipipBfm50();
 const all = inst.items.map((i) => i.n);

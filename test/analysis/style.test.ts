@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns, styleMap, type AnalysisTurn, type PsychometricResult } from '../../src/analysis/index.ts';
+import { analyseTurns, styleMap, type AnalysisTurn, type PsychometricResult } from '../../src/lib/analysis/index.ts';
 
 function mind(...texts: string[]): AnalysisTurn[] {
   return texts.map((text, i) => ({ turnId: `m${i}`, speaker: 'Ann', text, startMs: i * 1000, isMind: true }));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns } from '../../src/analysis/index.ts';
-import { tokenize } from '../../src/analysis/nlp.ts';
+import { analyseTurns } from '../../src/lib/analysis/index.ts';
+import { tokenize } from '../../src/lib/analysis/nlp.ts';
 
 test('every token has a lemma, even where wink gives none ("cannot" before punctuation)', () => {
   const t = tokenize('I truly cannot. CANNOT! Cannot?');

@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns, type AnalysisTurn, type KeyTopicResult } from '../../src/analysis/index.ts';
-import { tokenize } from '../../src/analysis/nlp.ts';
-import { prepareTurns } from '../../src/analysis/prepare.ts';
-import { chooseLabel, indexLabels, labelUses, readerTopicFailure, specificity, type LabelCandidate } from '../../src/analysis/topic-labels.ts';
+import { analyseTurns, type AnalysisTurn, type KeyTopicResult } from '../../src/lib/analysis/index.ts';
+import { tokenize } from '../../src/lib/analysis/nlp.ts';
+import { prepareTurns } from '../../src/lib/analysis/prepare.ts';
+import { chooseLabel, indexLabels, labelUses, readerTopicFailure, specificity, type LabelCandidate } from '../../src/lib/analysis/topic-labels.ts';
 import { debate, lenny, lex, transcriptTurns } from './transcripts.ts';
 import { skipUnlessSharedData } from '../support/shared-data.ts';
 

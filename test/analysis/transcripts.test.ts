@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../../src/analysis/index.ts';
-import { FILLER_PHRASES, GENERIC_NOUNS, STOPWORDS } from '../../src/analysis/lexicons.ts';
-import { BROAD_NOUNS } from '../../src/analysis/topic-labels.ts';
-import { normaliseQuotes, tokenize } from '../../src/analysis/nlp.ts';
+import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../../src/lib/analysis/index.ts';
+import { FILLER_PHRASES, GENERIC_NOUNS, STOPWORDS } from '../../src/lib/analysis/lexicons.ts';
+import { BROAD_NOUNS } from '../../src/lib/analysis/topic-labels.ts';
+import { normaliseQuotes, tokenize } from '../../src/lib/analysis/nlp.ts';
 import { GOLDEN, type Golden } from './golden.ts';
 import { counterIds, debate, lex, transcriptTurns } from './transcripts.ts';
 import { skipUnlessSharedData } from '../support/shared-data.ts';

@@ -1,15 +1,15 @@
 /**
  * Test and benchmark helper: the turns of the real transcripts in ../shared/data/transcripts (or of
  * the debate excerpts in test/fixtures, fixtureDebate), read
- * the way the service reads an upload (src/ingest's parser, speaker attribution and
- * src/snapshots/digest.ts), so tests and the benchmark analyse exactly what the service analyses,
+ * the way the service reads an upload (src/lib/ingest's parser, speaker attribution and
+ * src/features/snapshots/digest.ts), so tests and the benchmark analyse exactly what the service analyses,
  * continuation lines included. Turn ids are `t0`, `t1`, … in transcript order.
  */
 import { fileURLToPath } from 'node:url';
-import type { AnalysisTurn } from '../../src/analysis/index.ts';
-import { parseInThisThread } from '../../src/ingest/parse.ts';
-import type { Transcript } from '../../src/ingest/types.ts';
-import { analysisTurns, attributeTurns } from '../../src/snapshots/digest.ts';
+import type { AnalysisTurn } from '../../src/lib/analysis/index.ts';
+import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
+import type { Transcript } from '../../src/lib/ingest/types.ts';
+import { analysisTurns, attributeTurns } from '../../src/features/snapshots/digest.ts';
 import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
 export const TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);

@@ -6,14 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns, styleMap, type AnalysisResult, type AnalysisTurn, type PsychometricResult } from '../../src/analysis/index.ts';
-import { parseInThisThread } from '../../src/ingest/parse.ts';
-import { digestTranscript } from '../../src/snapshots/digest.ts';
+import { analyseTurns, styleMap, type AnalysisResult, type AnalysisTurn, type PsychometricResult } from '../../src/lib/analysis/index.ts';
+import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
+import { digestTranscript } from '../../src/features/snapshots/digest.ts';
 import { counterIds, fixtureDebate, parseTranscript, TRANSCRIPTS } from './transcripts.ts';
 import { fileURLToPath } from 'node:url';
 import { skipUnlessSharedData } from '../support/shared-data.ts';
-import { loadBigFiveModel, valueStandardError } from '../../src/analysis/big-five.ts';
-import type { Trait } from '../../src/analysis/train/personality-data.ts';
+import { loadBigFiveModel, valueStandardError } from '../../src/lib/analysis/big-five.ts';
+import type { Trait } from '../../src/lib/analysis/train/personality-data.ts';
 
 /**
  * Two readings of the same speech agree within the measurement's noise: their values (log-odds)

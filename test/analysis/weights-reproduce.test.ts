@@ -1,5 +1,5 @@
 /**
- * The committed model files (src/analysis/models/big-five.json, background.json) are what the
+ * The committed model files (src/lib/analysis/models/big-five.json, background.json) are what the
  * training script makes from ../shared/data: a change to the features, the lexicons or the
  * training that is not followed by retraining fails here, not silently in production.
  */

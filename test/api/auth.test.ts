@@ -15,7 +15,7 @@ describe('authentication and tenancy', () => {
     assert.equal(res.body.apiKeys.length, 1);
     assert.equal(res.body.apiKeys[0].name, 'bootstrap');
     const { sql } = await import('drizzle-orm');
-    const { rowsOf } = await import('../../src/db/client.ts');
+    const { rowsOf } = await import('../../src/platform/db/client.ts');
     const [owner] = rowsOf<{ org: string; email: string }>(
       await s.ctx.db.execute(sql`select o.name as org, u.email from api_keys k join users u on u.id = k.user_id join organizations o on o.id = k.organization_id where k.id = ${res.body.apiKeys[0].id}`),
     );
@@ -99,7 +99,7 @@ describe('authentication and tenancy', () => {
   });
 
   test('an expired key is 401', async () => {
-    const { createKeyFor } = await import('../../src/auth/keys.ts');
+    const { createKeyFor } = await import('../../src/platform/auth/keys.ts');
     const issued = await createKeyFor(s.ctx.db, { org: 'default', user: 'old@localhost', expiresInDays: 1 });
     const { sql } = await import('drizzle-orm');
     await s.ctx.db.execute(sql`update api_keys set expires_at = now() - interval '1 minute' where id = ${issued.keyId}`);
@@ -150,6 +150,68 @@ describe('first start without a bootstrap key', () => {
       assert.ok(s.bootstrap);
       assert.match(s.bootstrap.key, /^mp_/);
       assert.equal((await s.api('GET', '/minds')).status, 200);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('CORS (MINDPRINT_CORS_ORIGINS)', () => {
+  const APP = 'https://app.example.org';
+  const preflight = (origin: string, method = 'GET') => ({ origin, 'access-control-request-method': method, 'access-control-request-headers': 'authorization, content-type' });
+
+  test('off by default: no CORS header on any answer', async () => {
+    const s = await startTestServer();
+    try {
+      const res = await s.api('GET', '/minds', undefined, undefined, { origin: APP });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('access-control-allow-origin'), null);
+      const options = await s.api('OPTIONS', '/minds', undefined, null, preflight(APP));
+      assert.equal(options.headers.get('access-control-allow-origin'), null);
+      assert.equal(typeof options.body?.code, 'string', 'whatever the status, the JSON error contract');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('listed origins: preflights answered before authentication (and never counted), answers readable by the page, /mcp admits them', async () => {
+    const s = await startTestServer({ MINDPRINT_CORS_ORIGINS: `${APP}, http://localhost:5173`, MINDPRINT_AUTH_FAILURES_PER_MINUTE: '3' });
+    try {
+      // Far more preflights than the failed-key limit: each one 204 with the CORS answer, no key needed.
+      for (let i = 0; i < 10; i++) {
+        const res = await s.api('OPTIONS', '/minds', undefined, null, preflight(APP, 'POST'));
+        assert.equal(res.status, 204);
+        assert.equal(res.headers.get('access-control-allow-origin'), APP);
+        assert.match(res.headers.get('access-control-allow-methods') ?? '', /POST/);
+        assert.match(res.headers.get('access-control-allow-headers') ?? '', /authorization/);
+        assert.equal(res.headers.get('access-control-allow-credentials'), null, 'keys are headers, not cookies');
+      }
+      const read = await s.api('GET', '/minds', undefined, undefined, { origin: 'http://localhost:5173' });
+      assert.equal(read.status, 200, 'the valid key is not blocked by the preflights');
+      assert.equal(read.headers.get('access-control-allow-origin'), 'http://localhost:5173');
+      assert.match(read.headers.get('access-control-expose-headers') ?? '', /ratelimit-remaining/);
+      // A 401 is readable by the page too (it must know to ask for a key).
+      const keyless = await s.api('GET', '/minds', undefined, null, { origin: APP });
+      assert.equal(keyless.status, 401);
+      assert.equal(keyless.headers.get('access-control-allow-origin'), APP);
+
+      // An origin not listed gets no CORS answer, so the browser keeps the response from it.
+      const foreign = await s.api('OPTIONS', '/minds', undefined, null, preflight('https://evil.example'));
+      assert.equal(foreign.headers.get('access-control-allow-origin'), null);
+
+      // /mcp: its preflight is answered too, a listed origin may call it, another is refused.
+      const mcpPreflight = await fetch(`${s.url}/mcp`, { method: 'OPTIONS', headers: preflight(APP, 'POST') });
+      assert.equal(mcpPreflight.status, 204);
+      assert.equal(mcpPreflight.headers.get('access-control-allow-origin'), APP);
+      const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'page', version: '0' } } });
+      const mcp = (origin: string) =>
+        fetch(`${s.url}/mcp`, { method: 'POST', headers: { origin, authorization: `Bearer ${s.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: initialize });
+      const admitted = await mcp(APP);
+      assert.equal(admitted.status, 200, await admitted.clone().text());
+      assert.equal(admitted.headers.get('access-control-allow-origin'), APP);
+      const refused = await mcp('https://evil.example');
+      assert.equal(refused.status, 403);
+      assert.equal((await refused.json()).code, 'FORBIDDEN');
     } finally {
       await s.close();
     }

@@ -3,7 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { migrate, MIGRATIONS_DIR, openDatabase, type Database } from '../../src/db/client.ts';
+import { migrate, MIGRATIONS_DIR, openDatabase, type Database } from '../../src/platform/db/client.ts';
 import { createThrowawayDatabase } from '../support/pg.ts';
 import { onPostgres } from '../support/server.ts';
 

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { STATUS } from '../../src/http/errors.ts';
-import { ErrorResponse } from '../../src/http/schemas.ts';
+import { STATUS } from '../../src/platform/http/errors.ts';
+import { ErrorResponse } from '../../src/platform/http/schemas.ts';
 
 test('docs/api.md lists every error code with its status, and no other', async () => {
   const guide = await readFile(new URL('../../docs/api.md', import.meta.url), 'utf8');

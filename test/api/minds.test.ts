@@ -31,6 +31,21 @@ describe('minds', () => {
     assert.equal(digitalTwin.mindId, mind.id);
   });
 
+  test('imageUrl is an http(s) URL or a data:image/ URL: javascript:, file: and other schemes are a 400', async () => {
+    for (const imageUrl of ['javascript:alert(1)', 'JavaScript:alert(1)', 'file:///etc/passwd', 'ftp://example.com/a.png', 'data:text/html,<script>alert(1)</script>', 'https://', 'http:/example.com/a.png', 'vbscript:msgbox', '//example.com/a.png']) {
+      await assertInvalid(s, 'POST', '/minds', { name: 'Eve', imageUrl }, /^body\.imageUrl must be an http\(s\):\/\/ URL or a data:image\/ URL|^body\.imageUrl must match format "uri"/);
+    }
+    const created = await s.api('POST', '/minds', { name: 'Eve', imageUrl: 'https://example.com/eve.png' });
+    assert.equal(created.status, 200);
+    const id = created.body.mind.id;
+    await assertInvalid(s, 'PUT', `/minds/${id}`, { imageUrl: 'javascript:alert(document.cookie)' }, /^body\.imageUrl must be an http\(s\):\/\/ URL or a data:image\/ URL$/);
+    for (const imageUrl of ['HTTP://example.com/eve.png', 'data:image/png;base64,iVBORw0KGgo=', null]) {
+      const res = await s.api('PUT', `/minds/${id}`, { imageUrl });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.mind.imageUrl, imageUrl);
+    }
+  });
+
   test('tags may be an array, isSelf may be set, and slugs stay unique within the organization', async () => {
     const a = await s.api('POST', '/minds', { name: 'Zoë Brown', tags: ['x', 'X', 'y'], isSelf: true });
     const b = await s.api('POST', '/minds', { name: 'Zoe Brown' });
@@ -108,7 +123,7 @@ describe('minds', () => {
   test('deleting a mind removes its twin and its tag links from the database (the tags stay)', async () => {
     const { mind, digitalTwin } = (await s.api('POST', '/minds', { name: 'Doomed', tags: 'fate,luck' })).body;
     const { sql } = await import('drizzle-orm');
-    const { rowsOf } = await import('../../src/db/client.ts');
+    const { rowsOf } = await import('../../src/platform/db/client.ts');
     const count = async (q: ReturnType<typeof sql>) => rowsOf<{ n: number }>(await s.ctx.db.execute(q))[0]!.n;
     assert.equal(await count(sql`select count(*)::int as n from digital_twins where mind_id = ${mind.id}`), 1);
     assert.equal(await count(sql`select count(*)::int as n from mind_tags where mind_id = ${mind.id}`), 2);
@@ -244,7 +259,7 @@ describe('minds', () => {
   });
 
   test('on PostgreSQL the hot reads are named prepared statements that reach a generic plan (no planning per request)', { skip: !onPostgres() && 'PostgreSQL only' }, async () => {
-    const { getMind, listMinds } = await import('../../src/minds/service.ts');
+    const { getMind, listMinds } = await import('../../src/features/minds/service.ts');
     const mind = (await s.api('POST', '/minds', { name: 'Prepared Person' })).body.mind;
     const caller = { organizationId: mind.organizationId, userId: '', apiKeyId: '' };
     // One at a time, so the pool hands out the same (most recently used) connection every time.

@@ -1,14 +1,14 @@
 /**
  * The OpenAPI document as a machine reads it (issue 10's contract): every operation has an
- * operationId, unique, as src/http/operation-ids.ts assigns it, and the list names no operation
+ * operationId, unique, as src/platform/http/operation-ids.ts assigns it, and the list names no operation
  * the document does not have; the resources are named component schemas referenced by `$ref`;
  * every error status is documented with the shared Error schema; the bodies that no validator
  * reads (multipart and signed uploads) are documented; fixed lists are enums.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OPERATION_IDS } from '../../src/http/operation-ids.ts';
-import { UPLOADABLE_CONTENT_TYPES } from '../../src/snapshots/file-kinds.ts';
+import { OPERATION_IDS } from '../../src/platform/http/operation-ids.ts';
+import { UPLOADABLE_CONTENT_TYPES } from '../../src/features/snapshots/file-kinds.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -32,7 +32,7 @@ test('every operation has an operationId, unique across the document', () => {
   const ops = operations();
   assert.ok(ops.length >= 30, `${ops.length} operations`);
   const missing = ops.filter((o) => !o.operationId).map((o) => o.key);
-  assert.deepEqual(missing, [], 'operations without an operationId: add them to src/http/operation-ids.ts');
+  assert.deepEqual(missing, [], 'operations without an operationId: add them to src/platform/http/operation-ids.ts');
   const ids = ops.map((o) => o.operationId!);
   assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
   for (const o of ops) assert.match(o.operationId!, /^[a-z][A-Za-z]+$/, o.key);
@@ -77,7 +77,7 @@ test('every operation documents every status the service can answer, errors with
       const statuses = Object.keys(op.responses).map(Number);
       // The success status is the operation's own (200, or 202 for a run queued in the background).
       const success = statuses.find((st) => st >= 200 && st < 300) ?? 200;
-      const expected = path === '/uploads/{token}' ? [200, 400, 403, 413, 414, 503] : [success, 400, 401, 429, 503];
+      const expected = path === '/uploads/{token}' ? [200, 400, 403, 408, 413, 414, 431, 503] : [success, 400, 401, 408, 429, 431, 503];
       if (path !== '/uploads/{token}') {
         if (path.includes('{')) expected.push(404, 414);
         if (method !== 'get') expected.push(413, 415);
@@ -91,7 +91,28 @@ test('every operation documents every status the service can answer, errors with
       for (const status of statuses.filter((s) => s === 429 || s === 503)) assert.ok(op.responses[status].headers['Retry-After'], `${what} ${status} Retry-After`);
     }
   }
-  assert.deepEqual(Object.keys(doc.paths['/simulations/{simulationId}']!.get.responses).sort(), ['200', '400', '401', '403', '404', '414', '429', '503']);
+  assert.deepEqual(Object.keys(doc.paths['/simulations/{simulationId}']!.get.responses).sort(), ['200', '400', '401', '403', '404', '408', '414', '429', '431', '503']);
+});
+
+test('every request body refuses unknown fields (additionalProperties: false), nested objects of fixed shape included', () => {
+  const lax: string[] = [];
+  const check = (schema: any, where: string) => {
+    if (schema?.$ref) return check(doc.components.schemas[schema.$ref.split('/').pop()], where);
+    if (schema?.type === 'object' && schema.properties && schema.additionalProperties !== false) lax.push(where);
+    for (const [name, prop] of Object.entries<any>(schema?.properties ?? {})) check(prop, `${where}.${name}`);
+  };
+  let bodies = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item).filter(([m]) => METHODS.includes(m))) {
+      for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) {
+        if (type !== 'application/json' && type !== 'multipart/form-data') continue;
+        bodies++;
+        check(media.schema, `${method.toUpperCase()} ${path} body`);
+      }
+    }
+  }
+  assert.ok(bodies >= 9, `${bodies} bodies`);
+  assert.deepEqual(lax, []);
 });
 
 test('the bodies no validator reads are documented: the multipart snapshot upload and the signed upload', () => {

@@ -4,7 +4,7 @@
  * log line and exit status 1. Prints "ready <url>" once serving.
  */
 import { loadConfig } from '../../src/config.ts';
-import { serve } from '../../src/server.ts';
+import { serve } from '../../src/boot/server.ts';
 import { injectWasmTrap } from '../support/pglite-crash.ts';
 
 const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', MINDPRINT_DATA_DIR: process.argv[2]!, LOG_LEVEL: 'error' });

@@ -105,10 +105,10 @@ describe('replicas on one PostgreSQL database', { skip: !onPostgres() && 'Postgr
     await a.api('DELETE', `/api-keys/${created.apiKey.id}`);
     assert.ok(await eventually(async () => (await b.api('GET', '/minds', undefined, created.key)).status === 401), 'B refuses the revoked key');
     // B looked this secret up before it existed (cached as unknown); then it is created elsewhere.
-    const { generateKeySecret } = await import('../../src/auth/keys.ts');
+    const { generateKeySecret } = await import('../../src/platform/auth/keys.ts');
     const secret = generateKeySecret();
     assert.equal((await b.api('GET', '/minds', undefined, secret)).status, 401);
-    const { issueKey } = await import('../../src/auth/keys.ts');
+    const { issueKey } = await import('../../src/platform/auth/keys.ts');
     await issueKey(a.ctx.db, { organizationId: created.apiKey.organizationId, userId: created.apiKey.userId, secret });
     assert.ok(await eventually(async () => (await b.api('GET', '/minds', undefined, secret)).status === 200), 'B accepts the new key');
   });

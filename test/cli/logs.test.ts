@@ -1,17 +1,18 @@
 /**
  * Server logs: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise, and
- * secrets redacted in both — through the real logger options (src/logging.ts) in Fastify, and
+ * secrets redacted in both — through the real logger options (src/boot/logging.ts) in Fastify, and
  * `mindprint serve` spawned under a pseudo-terminal (`script`) and on a pipe.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import Fastify from 'fastify';
-import { logFormat, loggerOptions } from '../../src/logging.ts';
+import { censorSecrets, logFormat, loggerOptions } from '../../src/boot/logging.ts';
 import { BIN, spawnServe } from '../support/cli.ts';
 
 const SECRET = `mp_${'S'.repeat(43)}`;
@@ -56,6 +57,52 @@ test('elsewhere: JSON lines, the secrets redacted', async () => {
   assert.equal(line.req.headers, undefined);
   assert.equal(line.headers.authorization, '[redacted]');
   assert.ok(!text.includes(SECRET));
+});
+
+test('any secret header, at any depth and in any case, is censored without touching the logged object', () => {
+  const headers = { Authorization: `Bearer ${SECRET}`, 'X-Api-Key': SECRET, cookie: `s=${SECRET}`, 'proxy-authorization': `Basic ${SECRET}`, host: 'example.org' };
+  const logged = { busboyOptions: { headers, limits: { files: 1 } }, list: [{ deep: { deeper: { 'set-cookie': [SECRET] } } }] };
+  const censored = censorSecrets(logged);
+  assert.ok(!JSON.stringify(censored).includes(SECRET), JSON.stringify(censored));
+  assert.deepEqual(censored.busboyOptions.headers, { Authorization: '[redacted]', 'X-Api-Key': '[redacted]', cookie: '[redacted]', 'proxy-authorization': '[redacted]', host: 'example.org' });
+  assert.equal(headers.Authorization, `Bearer ${SECRET}`, 'the live object is not changed');
+  assert.equal(censored.busboyOptions.limits, logged.busboyOptions.limits, 'what holds no secret is not copied');
+  const cyclic: Record<string, unknown> = { authorization: SECRET };
+  cyclic.self = cyclic;
+  assert.ok(!JSON.stringify(censorSecrets(cyclic), (k, v) => (k === 'self' ? undefined : v)).includes(SECRET));
+});
+
+test('LOG_LEVEL=trace: a real multipart upload logs every step (busboy options included) and no part of the key', async () => {
+  // A random key, so that any 8 characters of it found in the output can only come from it.
+  const key = `mp_${randomBytes(32).toString('base64url')}`;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'mp-logs-'));
+  const server = spawnServe({ LOG_LEVEL: 'trace', MINDPRINT_DATA_DIR: dir, MINDPRINT_BOOTSTRAP_KEY: key, MINDPRINT_IN_PROCESS_WORKER: 'false' });
+  try {
+    const [line] = await server.waitFor(/^.*"msg":"Mindprint is serving".*$/m);
+    const base = JSON.parse(line).url as string;
+    const headers = { authorization: `Bearer ${key}`, 'x-api-key': key, cookie: `session=${key}`, 'proxy-authorization': `Bearer ${key}` };
+    const created = await fetch(`${base}/minds`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Logged Person' }) });
+    assert.equal(created.status, 200, await created.clone().text());
+    const { mind } = await created.json();
+    const form = new FormData();
+    form.append('file', new Blob(['Logged Person: I said something worth keeping.\n'], { type: 'text/plain' }), 'talk.txt');
+    form.append('mindsetDate', '2024-01-01');
+    const uploaded = await fetch(`${base}/minds/${mind.id}/snapshots`, { method: 'POST', headers, body: form });
+    assert.ok(uploaded.status < 300, await uploaded.text());
+    // The lines are written synchronously, but the pipe may lag behind the answer.
+    await server.waitFor(/Providing options to busboy/, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+  } finally {
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const out = server.stdout() + server.stderr();
+  const busboy = out.split('\n').find((l) => l.includes('Providing options to busboy'))!;
+  assert.equal(JSON.parse(busboy).busboyOptions.headers.authorization, '[redacted]', busboy);
+  for (let i = 0; i + 8 <= key.length; i++) {
+    const piece = key.slice(i, i + 8);
+    assert.ok(!out.includes(piece), `the log holds "${piece}" of the key:\n${out.split('\n').filter((l) => l.includes(piece)).join('\n')}`);
+  }
 });
 
 test('LOG_LEVEL=silent logs nothing in either format', async () => {

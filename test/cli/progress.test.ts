@@ -3,7 +3,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FileProgress, formatBytes, formatElapsed } from '../../src/cli/progress.ts';
+import { FileProgress, formatBytes, formatElapsed } from '../../src/clients/cli/progress.ts';
 
 const ESC = String.fromCharCode(27);
 

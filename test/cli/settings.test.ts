@@ -1,8 +1,8 @@
 /** Where the client commands and `mindprint mcp` connect: flags over the environment, over the default. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { withConnectionEnv } from '../../src/cli/index.ts';
-import { DEFAULT_MINDPRINT_URL, mcpSettingsFromEnv } from '../../src/mcp/env.ts';
+import { withConnectionEnv } from '../../src/clients/cli/index.ts';
+import { DEFAULT_MINDPRINT_URL, mcpSettingsFromEnv } from '../../src/clients/mcp/env.ts';
 
 test('without --url or MINDPRINT_URL the service is http://127.0.0.1:3000', () => {
   assert.equal(DEFAULT_MINDPRINT_URL, 'http://127.0.0.1:3000');

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
-import { decodeGloveFile, encodeGloveFile } from '../../src/embeddings/glove-file.ts';
-import { GLOVE_MODEL_URL, GloveSifEmbedder, loadGloveModel } from '../../src/embeddings/glove-sif.ts';
-import { words } from '../../src/embeddings/tokenize.ts';
-import { dot } from '../../src/embeddings/vector.ts';
+import { decodeGloveFile, encodeGloveFile } from '../../src/lib/embeddings/glove-file.ts';
+import { GLOVE_MODEL_URL, GloveSifEmbedder, loadGloveModel } from '../../src/lib/embeddings/glove-sif.ts';
+import { words } from '../../src/lib/embeddings/tokenize.ts';
+import { dot } from '../../src/lib/embeddings/vector.ts';
 
 const embedder = new GloveSifEmbedder();
 const sim = async (a: string, b: string) => {

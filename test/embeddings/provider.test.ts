@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { embeddingsConfigFromEnv, type EmbeddingsConfig } from '../../src/embeddings/config.ts';
-import { createEmbedder, EmbeddingError, GloveSifEmbedder, OpenAiCompatibleEmbedder } from '../../src/embeddings/index.ts';
-import { dot } from '../../src/embeddings/vector.ts';
+import { embeddingsConfigFromEnv, type EmbeddingsConfig } from '../../src/lib/embeddings/config.ts';
+import { createEmbedder, EmbeddingError, GloveSifEmbedder, OpenAiCompatibleEmbedder } from '../../src/lib/embeddings/index.ts';
+import { dot } from '../../src/lib/embeddings/vector.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
 
 let fake: FakeOpenAiServer;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributeSpeaker, countWords, UnknownSpeakerError, type Transcript } from '../../src/ingest/index.ts';
+import { attributeSpeaker, countWords, UnknownSpeakerError, type Transcript } from '../../src/lib/ingest/index.ts';
 
 const transcript = (...turns: [string, string][]): Transcript => ({ turns: turns.map(([speaker, text]) => ({ speaker, text })) });
 

@@ -1,5 +1,5 @@
 /**
- * Parse budgets (src/ingest/budgets.ts): a decompression bomb is refused by its decoded size before
+ * Parse budgets (src/lib/ingest/budgets.ts): a decompression bomb is refused by its decoded size before
  * pdf.js inflates it; a parse past its memory or CPU budget is killed and refused, naming the
  * limit; the pool keeps working afterwards. Hostile files are generated here (test/support/hostile-files.ts).
  */
@@ -7,8 +7,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { closeParserPool, parseTranscriptFile, ParseBudgetError, ParserCrashedError, UnreadableTranscriptError, type ParseLimit, type ParseStats } from '../../src/ingest/index.ts';
-import { checkPdfStreams, leadingFlateFilters } from '../../src/ingest/pdf-scan.ts';
+import { closeParserPool, parseTranscriptFile, ParseBudgetError, ParserCrashedError, UnreadableTranscriptError, type ParseLimit, type ParseStats } from '../../src/lib/ingest/index.ts';
+import { checkPdfStreams, leadingFlateFilters } from '../../src/lib/ingest/pdf-scan.ts';
 import { docxBomb, hugeCueVtt, pdfBomb, textPdf } from '../support/hostile-files.ts';
 import { tempDir } from './helpers.ts';
 

@@ -5,8 +5,8 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/ingest/index.ts';
-import { cueTextSegments } from '../../src/ingest/cues.ts';
+import { closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
+import { cueTextSegments } from '../../src/lib/ingest/cues.ts';
 import { fixturePath, srtOf, tempDir } from './helpers.ts';
 
 const tmp = tempDir('captions');

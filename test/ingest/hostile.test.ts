@@ -10,7 +10,7 @@ import {
   ParseTimeoutError,
   sniffFile,
   UnreadableTranscriptError,
-} from '../../src/ingest/index.ts';
+} from '../../src/lib/ingest/index.ts';
 import { documentXml, fixturePath, makeCfb, makeDocx, storedEntry, tempDir, writeRawZip } from './helpers.ts';
 
 const tmp = tempDir('hostile');

@@ -11,7 +11,7 @@ const tmp = tempDir('launch');
 after(() => tmp.cleanup());
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const INGEST = new URL('../../src/ingest/index.ts', import.meta.url).href;
+const INGEST = new URL('../../src/lib/ingest/index.ts', import.meta.url).href;
 const FILE = fixturePath('documents/docx/meeting.docx');
 
 // A small program that parses one file through the worker pool and prints the speakers.

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributeSpeaker, closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/ingest/index.ts';
+import { attributeSpeaker, closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
 import { makeDocx, srtOf, tempDir } from './helpers.ts';
 
 const tmp = tempDir('layouts');

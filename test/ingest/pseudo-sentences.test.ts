@@ -5,7 +5,7 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeParserPool, parseTranscriptFile } from '../../src/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../../src/lib/ingest/index.ts';
 import {
   isUnpunctuated,
   MAX_PSEUDO_SENTENCE_WORDS,
@@ -14,7 +14,7 @@ import {
   pseudoSentenceStarts,
   punctuationCounts,
   type SegmentWord,
-} from '../../src/ingest/pseudo-sentences.ts';
+} from '../../src/lib/ingest/pseudo-sentences.ts';
 import { skipUnlessSharedData } from '../support/shared-data.ts';
 import { dataPath } from './helpers.ts';
 

@@ -2,7 +2,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { sniffFile } from '../../src/ingest/index.ts';
+import { sniffFile } from '../../src/lib/ingest/index.ts';
 import { fixturePath, makeCfb, makeDocx, storedEntry, tempDir, writeRawZip } from './helpers.ts';
 
 const tmp = tempDir('sniff');

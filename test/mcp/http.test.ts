@@ -6,6 +6,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
@@ -157,6 +159,46 @@ test('a missing, malformed or revoked key is the API’s 401 JSON', async () => 
   }
 });
 
+test('Origin is validated before the key: a foreign page (DNS rebinding included) is a 403 FORBIDDEN JSON, the own origin and clients without Origin go on', async () => {
+  for (const [origin, key] of [
+    ['https://evil.example', s.key],
+    ['https://evil.example', null],
+    ['null', s.key],
+    [s.url.replace('127.0.0.1', 'localhost'), s.key],
+  ] as const) {
+    const res = await post(INITIALIZE, { origin, ...(key ? { authorization: `Bearer ${key}` } : {}) });
+    assert.equal(res.status, 403, origin);
+    const body = await res.json();
+    assert.deepEqual([body.error, body.code], ['Forbidden', 'FORBIDDEN'], origin);
+    assert.match(body.message, /may not call \/mcp.*MINDPRINT_CORS_ORIGINS/, origin);
+  }
+  // GET and DELETE are refused the same way, before their 405.
+  assert.equal((await fetch(`${s.url}/mcp`, { method: 'GET', headers: { origin: 'https://evil.example', authorization: `Bearer ${s.key}` } })).status, 403);
+
+  // A DNS name rebound to this server: the page's origin matches the Host it sends, yet a name
+  // (unlike an address) proves nothing, so only MINDPRINT_PUBLIC_URL or MINDPRINT_CORS_ORIGINS admit it.
+  const { port } = new URL(s.url);
+  const rebound = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const req = httpRequest(`${s.url}/mcp`, {
+      method: 'POST',
+      headers: { host: `rebind.example:${port}`, origin: `http://rebind.example:${port}`, authorization: `Bearer ${s.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(INITIALIZE);
+  });
+  assert.equal(rebound.status, 403);
+  assert.equal(rebound.body.code, 'FORBIDDEN');
+
+  // The server's own origin (at its address) is accepted, as is no Origin at all.
+  const own = await post(INITIALIZE, { origin: new URL(s.url).origin, authorization: `Bearer ${s.key}` });
+  assert.equal(own.status, 200, await own.clone().text());
+  assert.equal((await post(INITIALIZE, { authorization: `Bearer ${s.key}` })).status, 200);
+});
+
 test('stateless transport: no session id, GET and DELETE are 405, bad JSON-RPC is the protocol’s own error', async () => {
   const init = await post(INITIALIZE, { authorization: `Bearer ${s.key}` });
   assert.equal(init.status, 200);
@@ -181,6 +223,35 @@ test('stateless transport: no session id, GET and DELETE are 405, bad JSON-RPC i
   const garbled = await post('{"jsonrpc": "2.0", "id": 3, "method": ', { authorization: `Bearer ${s.key}` });
   assert.equal(garbled.status, 400);
   assert.equal((await garbled.json()).error.code, -32700);
+});
+
+/** A POST to /mcp with a Host of the test's choosing (fetch always sends the URL's own host). */
+function postWithHost(host: string, body: string): Promise<{ status: number; body: any }> {
+  const url = new URL(`${s.url}/mcp`);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${s.key}`, 'mcp-protocol-version': '2025-06-18' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('get_signed_upload_url follows only a Host the server listens on: a poisoned Host gets no URL on another host', async () => {
+  const ask = (host: string) =>
+    postWithHost(host, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_signed_upload_url', arguments: { mindId: built.mindId, fileName: 'a.vtt', contentType: 'text/vtt' } } }));
+  const port = new URL(s.url).port;
+  const poisoned = await ask('attacker.example');
+  assert.equal(poisoned.status, 200);
+  assert.equal(poisoned.body.result.isError, true);
+  const text = poisoned.body.result.content.map((c: { text: string }) => c.text).join('\n');
+  assert.match(text, /MINDPRINT_PUBLIC_URL/);
+  assert.doesNotMatch(JSON.stringify(poisoned.body), /https?:\/\/attacker\.example/);
+  const known = await ask(`localhost:${port}`);
+  assert.equal(known.body.result.isError, undefined, JSON.stringify(known.body));
+  assert.ok(known.body.result.structuredContent.signedUrl.startsWith(`http://localhost:${port}/uploads/`), known.body.result.structuredContent.signedUrl);
 });
 
 test('replicas share nothing but the database: a conversation started on one continues on another', { skip: !onPostgres() && 'needs PostgreSQL (TEST_DATABASE_URL): only one process may open an embedded database' }, async () => {

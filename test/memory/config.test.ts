@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-import { GloveSifEmbedder, OpenAiCompatibleEmbedder, createEmbedder } from '../../src/embeddings/index.ts';
+import { GloveSifEmbedder, OpenAiCompatibleEmbedder, createEmbedder } from '../../src/lib/embeddings/index.ts';
 
 const BASE = { MINDPRINT_DATA_DIR: '/tmp/mp-config-test' };
 

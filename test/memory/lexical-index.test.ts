@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { LexicalIndex, loadMindScope, Memory, memoryFor, recall, retrieveMemory } from '../../src/memory/index.ts';
+import { LexicalIndex, loadMindScope, Memory, memoryFor, recall, retrieveMemory } from '../../src/features/memory/index.ts';
 import { fixtureFile, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { embedSnapshot, loadMindScope, memoryFor, recall } from '../../src/memory/index.ts';
+import { embedSnapshot, loadMindScope, memoryFor, recall } from '../../src/features/memory/index.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';
 import { rows } from '../snapshots/support.ts';

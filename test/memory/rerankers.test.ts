@@ -1,14 +1,14 @@
 /**
- * Per-mind rerankers in the service (src/memory/rerankers.ts, MINDPRINT_RERANKER_ADAPT): computed
+ * Per-mind rerankers in the service (src/features/memory/rerankers.ts, MINDPRINT_RERANKER_ADAPT): computed
  * in the background from the mind's turns in the database, never waited for by a request, used
  * by the extractive engine once ready, and computed anew when the mind's snapshots change.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createExtractiveEngine } from '../../src/simulation/extractive/index.ts';
-import { shippedModel } from '../../src/simulation/rerank/index.ts';
-import { loadMindScope, memoryFor, rerankersFor, scopeTurns } from '../../src/memory/index.ts';
-import { engineInput } from '../../src/simulations/run.ts';
+import { createExtractiveEngine } from '../../src/engines/extractive/index.ts';
+import { shippedModel } from '../../src/engines/extractive/rerank/index.ts';
+import { loadMindScope, memoryFor, rerankersFor, scopeTurns } from '../../src/features/memory/index.ts';
+import { engineInput } from '../../src/features/simulations/run.ts';
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { loadMindScope, memoryFor, recall, retrieveMemory } from '../../src/memory/index.ts';
+import { loadMindScope, memoryFor, recall, retrieveMemory } from '../../src/features/memory/index.ts';
 import { fixtureFile, rows, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
 

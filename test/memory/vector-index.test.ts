@@ -1,9 +1,9 @@
 /** The in-process exact search (databases without pgvector): int8 quantization keeps the ranking of float cosines. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { IndexCache } from '../../src/memory/index-cache.ts';
-import { VectorIndex } from '../../src/memory/vector-index.ts';
-import { decodeVector, encodeVector, vectorLiteral } from '../../src/memory/vectors.ts';
+import { IndexCache } from '../../src/features/memory/index-cache.ts';
+import { VectorIndex } from '../../src/features/memory/vector-index.ts';
+import { decodeVector, encodeVector, vectorLiteral } from '../../src/features/memory/vectors.ts';
 
 /** A deterministic pseudo-random unit vector (xorshift). */
 function unit(seed: number, d: number): Float32Array {

@@ -9,8 +9,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'drizzle-orm';
-import { ipipBfm50 } from '../../src/analysis/questionnaire.ts';
-import { queueQuestionnaire } from '../../src/questionnaire/job.ts';
+import { ipipBfm50 } from '../../src/lib/analysis/questionnaire.ts';
+import { queueQuestionnaire } from '../../src/features/questionnaire/job.ts';
 import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer, type FakeReply, type RecordedRequest } from '../fakes/openai-compatible-server.ts';
 import { rows, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -184,7 +184,8 @@ test('a provider that refuses the request leaves rows that say why, without the 
   assert.equal(ipip.length, 5);
   for (const r of ipip) {
     assert.equal(r.score, null);
-    assert.match(r.note, /not administered\. The LLM provider at .* rejected the credentials \(HTTP 401\).*MINDPRINT_LLM_API_KEY/);
+    assert.match(r.note, /not administered\. The LLM provider refused the service's credentials \(HTTP 401\); the operator has to check the LLM settings/);
+    assert.ok(!r.note.includes(new URL(fake.baseUrl).host), 'the provider’s (internal) address is for the log only');
     assert.ok(!r.note.includes(fake.apiKey!), 'the key is scrubbed');
   }
   assert.equal(fake.chatRequests().length, 1, 'a refusal is not retried');
@@ -194,12 +195,13 @@ test('POST …/questionnaire answers it again and replaces the rows; an unknown 
   fake.setReply(scripted);
   const { mindId, snapshotId, rows: before } = await answeredSnapshot(s, 'Ada Again');
   assert.equal(ipipRow(before, 'extraversion').score, 1);
+  await settled(s, snapshotId);
   fake.requests.length = 0;
   // Now the model answers 3 ("Neither") to everything: every factor lands in the middle.
   fake.setReply((request) => ({ json: { answers: askedItems(request).map((n) => ({ item: `Q${n}`, answer: 3, excerpt: null })) } }));
   const res = await s.api('POST', `/minds/${mindId}/snapshots/${snapshotId}/questionnaire`);
   assert.equal(res.status, 202, JSON.stringify(res.body));
-  assert.deepEqual(res.body, { snapshotId, instrument: 'ipip-bfm-50', model: MODEL, queued: true });
+  assert.deepEqual(res.body, { snapshotId, instrument: 'ipip-bfm-50', model: MODEL, queued: true, run: 'queued' });
   const deadline = Date.now() + 30_000;
   let after: any[] = [];
   while (Date.now() < deadline) {
@@ -275,15 +277,67 @@ test('without an LLM, or with the questionnaire turned off, nothing is queued an
   }
 });
 
-test('asking again while a run is still waiting adds nothing: at most one waiting run per snapshot', async () => {
+test('asking again while a run is waiting or running adds nothing; a new completion does not join a running run', async () => {
   const { mindId, snapshotId } = await answeredSnapshot(s, 'Ada Twice');
+  await settled(s, snapshotId);
   const organizationId = (await s.api('GET', `/minds/${mindId}`)).body.mind.organizationId;
   const jobsOf = async () => (await rows(s, sql`select count(*)::int as n from pgboss.job where name = 'snapshot-questionnaire' and data->>'snapshotId' = ${snapshotId}`))[0].n;
   const before = await jobsOf();
   // Two asks in one transaction: the second sees the first's job waiting (no worker can take it before the commit).
   await s.ctx.db.transaction(async (tx) => {
-    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), true);
-    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), true);
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), 'queued');
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), 'waiting');
   });
   assert.equal(await jobsOf(), before + 1);
+  await settled(s, snapshotId);
+
+  // A run already going is joined by a request, but not by the processing that has just completed
+  // the snapshot again: that run read the previous completion (its store will be refused). Rolled back.
+  const rollback = new Error('rollback');
+  await assert.rejects(s.ctx.db.transaction(async (tx) => {
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), 'queued');
+    await tx.execute(sql`update pgboss.job set state = 'active', started_on = now() where name = 'snapshot-questionnaire' and data->>'snapshotId' = ${snapshotId} and state = 'created'`);
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), 'running');
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }, { newCompletion: true }), 'queued');
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }, { newCompletion: true }), 'waiting');
+    assert.equal(await queueQuestionnaire(tx, s.ctx, { id: snapshotId, organizationId }), 'waiting', 'the waiting run first: it reads the snapshot as it is when it starts');
+    throw rollback;
+  }), (err) => err === rollback || (err as { cause?: unknown }).cause === rollback);
+});
+
+/** Waits until the snapshot has no questionnaire job waiting or running (its rows may be stored before the job is marked done). */
+async function settled(server: TestServer, snapshotId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const [live] = await rows(server, sql`select count(*)::int as n from pgboss.job where name = 'snapshot-questionnaire' and data->>'snapshotId' = ${snapshotId} and state in ('created', 'retry', 'active')`);
+    if (live.n === 0) return;
+    if (Date.now() > deadline) throw new Error('the questionnaire job still live after 30 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('20 POSTs at once give one run: the others join it (202, queued: false), and the provider is asked for one run only', async () => {
+  fake.setReply(scripted);
+  const { mindId, snapshotId } = await answeredSnapshot(s, 'Ada Burst');
+  await settled(s, snapshotId);
+  fake.requests.length = 0;
+  // The provider holds its answers until every POST has been answered, so the run is still waiting
+  // or running for all of them (a run finished before the last POST would rightly allow a second).
+  let release!: () => void;
+  const answered = new Promise<void>((r) => (release = r));
+  fake.setReply(async (request) => {
+    await answered;
+    return scripted(request);
+  });
+  const url = `/minds/${mindId}/snapshots/${snapshotId}/questionnaire`;
+  const burst = await Promise.all(Array.from({ length: 20 }, () => s.api('POST', url)));
+  release();
+  for (const r of burst) assert.equal(r.status, 202, JSON.stringify(r.body));
+  assert.equal(burst.filter((r) => r.body.queued).length, 1, JSON.stringify(burst.map((r) => r.body.run)));
+  assert.equal(burst.find((r) => r.body.queued)?.body.run, 'queued');
+  for (const r of burst.filter((x) => !x.body.queued)) assert.ok(['waiting', 'running'].includes(r.body.run), r.body.run);
+  await settled(s, snapshotId);
+  assert.equal(fake.chatRequests().length, 5, 'one run: 50 items, 10 per call');
+  const jobs = await rows(s, sql`select state from pgboss.job where name = 'snapshot-questionnaire' and data->>'snapshotId' = ${snapshotId} order by created_on`);
+  assert.deepEqual(jobs.map((j: any) => j.state), ['completed', 'completed'], 'the one after processing and the one the burst queued');
 });

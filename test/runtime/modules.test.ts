@@ -1,5 +1,5 @@
 /**
- * src/runtime/modules.ts: a worker thread or child process started by path runs the compiled .js
+ * src/platform/runtime/modules.ts: a worker thread or child process started by path runs the compiled .js
  * beside a compiled caller, and the .ts through tsx beside a source caller — whether tsx came
  * with `--import tsx` (inherited) or was registered in code by the parent (bin/mindprint.js).
  */
@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { childExecArgv, moduleUrl, runsFromSource, workerEntry } from '../../src/runtime/modules.ts';
+import { childExecArgv, moduleUrl, runsFromSource, workerEntry } from '../../src/platform/runtime/modules.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(path.join(tmpdir(), 'mp-runtime-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-const MODULES = new URL('../../src/runtime/modules.ts', import.meta.url).href;
+const MODULES = new URL('../../src/platform/runtime/modules.ts', import.meta.url).href;
 
 writeFileSync(path.join(dir, 'package.json'), '{ "type": "module" }');
 // A module only tsx can run (an enum: Node's own type stripping refuses it) that reports back.

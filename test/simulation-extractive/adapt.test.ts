@@ -1,12 +1,12 @@
 /**
- * The reranker adapted per mind from its own question → answer pairs (src/simulation/extractive/adapt.ts),
+ * The reranker adapted per mind from its own question → answer pairs (src/engines/extractive/adapt.ts),
  * on Obama's three 2012 debate excerpts (test/fixtures).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { adaptToMind, MAX_ADAPT_PAIRS, MIN_ADAPT_PAIRS, mindPairs, pairGroup } from '../../src/simulation/extractive/adapt.ts';
-import { answer } from '../../src/simulation/extractive/index.ts';
-import { rerankEmbedder, shippedModel } from '../../src/simulation/rerank/index.ts';
+import { adaptToMind, MAX_ADAPT_PAIRS, MIN_ADAPT_PAIRS, mindPairs, pairGroup } from '../../src/engines/extractive/adapt.ts';
+import { answer } from '../../src/engines/extractive/index.ts';
+import { rerankEmbedder, shippedModel } from '../../src/engines/extractive/rerank/index.ts';
 import { obama2012 } from './real.ts';
 
 test("a mind's pairs are its answers to questions, each reply once, and none is asked against its own conversation", async () => {

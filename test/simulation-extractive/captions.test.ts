@@ -6,9 +6,9 @@
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentStems, spokenSentences, words } from '../../src/simulation/extractive/index.ts';
-import { UNLABELLED_ANSWER_WORDS, wordBudget } from '../../src/simulation/extractive/compose.ts';
-import { isQuestion } from '../../src/simulation/extractive/text.ts';
+import { contentStems, spokenSentences, words } from '../../src/engines/extractive/index.ts';
+import { UNLABELLED_ANSWER_WORDS, wordBudget } from '../../src/engines/extractive/compose.ts';
+import { isQuestion } from '../../src/engines/extractive/text.ts';
 import { captions2012, converse, type RealMind } from './real.ts';
 import { hasSharedData, skipUnlessSharedData } from '../support/shared-data.ts';
 

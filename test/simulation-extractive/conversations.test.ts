@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentStems, sentences, understand } from '../../src/simulation/extractive/index.ts';
-import { quotesBalanced } from '../../src/simulation/extractive/text.ts';
-import type { EngineResult } from '../../src/simulation/types.ts';
+import { contentStems, sentences, understand } from '../../src/engines/extractive/index.ts';
+import { quotesBalanced } from '../../src/engines/extractive/text.ts';
+import type { EngineResult } from '../../src/engines/types.ts';
 import { converse, elon, moesta, obama2012, type RealMind } from './real.ts';
 import { hasSharedData, skipUnlessSharedData } from '../support/shared-data.ts';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createExtractiveEngine, extractSearchTerms } from '../../src/simulation/extractive/index.ts';
-import type { MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import { createExtractiveEngine, extractSearchTerms } from '../../src/engines/extractive/index.ts';
+import type { MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
 import { FIXTURES_URL } from '../support/shared-data.ts';
 
 /** The first two thirds of the three 2012 debates (test/fixtures). */

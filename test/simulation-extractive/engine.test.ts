@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createExtractiveEngine, extractSearchTerms, EXTRACTIVE_MODEL_ID } from '../../src/simulation/extractive/index.ts';
-import type { EngineInput, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import { createExtractiveEngine, extractSearchTerms, EXTRACTIVE_MODEL_ID } from '../../src/engines/extractive/index.ts';
+import type { EngineInput, MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
 
 const persona: PersonaCard = { name: 'Maria Lopez', traits: [], style: {}, topics: [], findings: [] };
 

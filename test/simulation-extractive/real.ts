@@ -1,16 +1,16 @@
 /**
  * Real memory banks for engine tests: transcripts (the 2012 debate excerpts of test/fixtures; the
  * podcasts and whole caption tracks of ../shared/data, for the tests that skip without it) parsed by the
- * service's own parser (src/ingest), each mind turn with the question before it as context (as
+ * service's own parser (src/lib/ingest), each mind turn with the question before it as context (as
  * the snapshot pipeline stores them), the persona from the real analysis of those turns, and
  * the other speakers' names. A conversation helper feeds each answer's evidence back as
  * history, the way the service does.
  */
-import { analyseTurns, buildProfile, personaFromProfile } from '../../src/analysis/index.ts';
-import { parseInThisThread } from '../../src/ingest/parse.ts';
-import { createExtractiveEngine } from '../../src/simulation/extractive/index.ts';
-import { digestTranscript } from '../../src/snapshots/digest.ts';
-import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import { analyseTurns, buildProfile, personaFromProfile } from '../../src/lib/analysis/index.ts';
+import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
+import { createExtractiveEngine } from '../../src/engines/extractive/index.ts';
+import { digestTranscript } from '../../src/features/snapshots/digest.ts';
+import type { ConversationMessage, EngineInput, EngineResult, MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
 import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
 export const TRANSCRIPTS = new URL('transcripts/', SHARED_DATA_URL);

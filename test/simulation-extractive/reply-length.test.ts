@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { usualLength } from '../../src/simulation/extractive/compose.ts';
-import type { MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
-import { replyWordCounts } from '../../src/snapshots/digest.ts';
+import { usualLength } from '../../src/engines/extractive/compose.ts';
+import type { MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
+import { replyWordCounts } from '../../src/features/snapshots/digest.ts';
 import { sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 
 const sentence = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
@@ -46,8 +46,8 @@ test('usualLength: a reply cut in parts is one answer at its whole length', () =
 });
 
 test('a real interview digests with its long replies cut in parts that each know the whole reply', skipUnlessSharedData, async () => {
-  const { parseInThisThread } = await import('../../src/ingest/parse.ts');
-  const { digestTranscript } = await import('../../src/snapshots/digest.ts');
+  const { parseInThisThread } = await import('../../src/lib/ingest/parse.ts');
+  const { digestTranscript } = await import('../../src/features/snapshots/digest.ts');
   const transcript = await parseInThisThread(sharedDataPath('transcripts/lex-fridman-podcast/400-elon-musk.txt'), 'txt');
   const { turns } = digestTranscript(transcript, { mindName: 'Elon Musk', requestedSpeaker: null });
   const parted = turns.filter((t) => t.replyWords !== null);

@@ -7,10 +7,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createExtractiveEngine, twoAsks, understand } from '../../src/simulation/extractive/index.ts';
-import { isFiller } from '../../src/simulation/extractive/filler.ts';
-import { checkModel, fit, FEATURE_VERSION, FEATURES, rerank, shippedModel, type Candidate } from '../../src/simulation/rerank/index.ts';
-import type { ConversationMessage, EngineInput, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
+import { createExtractiveEngine, twoAsks, understand } from '../../src/engines/extractive/index.ts';
+import { isFiller } from '../../src/engines/extractive/filler.ts';
+import { checkModel, fit, FEATURE_VERSION, FEATURES, rerank, shippedModel, type Candidate } from '../../src/engines/extractive/rerank/index.ts';
+import type { ConversationMessage, EngineInput, MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
 import { skipUnlessSharedData } from '../support/shared-data.ts';
 
 const persona: PersonaCard = { name: 'Dana Reyes', traits: [], style: {}, topics: [], findings: [] };

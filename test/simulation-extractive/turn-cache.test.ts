@@ -1,15 +1,15 @@
 /**
- * The per-turn cache of the extractive engine (src/simulation/extractive/turn-index.ts): what is
+ * The per-turn cache of the extractive engine (src/engines/extractive/turn-index.ts): what is
  * derived from a turn alone (index, sentences, filler share, sentence vectors) is kept across
  * requests, re-derived when the turn's text or context differs, and the cache stays bounded.
  */
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import type { MemoryTurn } from '../../src/simulation/types.ts';
-import { Addressees } from '../../src/simulation/extractive/compose.ts';
-import { fillerShareOf } from '../../src/simulation/extractive/passage.ts';
-import { CACHE_LIMIT, cachedTurns, indexTurn, sentencesOf, turnEntry } from '../../src/simulation/extractive/turn-index.ts';
-import { turnVectors } from '../../src/simulation/rerank/index.ts';
+import type { MemoryTurn } from '../../src/engines/types.ts';
+import { Addressees } from '../../src/engines/extractive/compose.ts';
+import { fillerShareOf } from '../../src/engines/extractive/passage.ts';
+import { CACHE_LIMIT, cachedTurns, indexTurn, sentencesOf, turnEntry } from '../../src/engines/extractive/turn-index.ts';
+import { turnVectors } from '../../src/engines/extractive/rerank/index.ts';
 
 const turn = (turnId: string, text: string, context: string | null = null): MemoryTurn => ({
   turnId,

@@ -1,8 +1,8 @@
 /** The same engine over the Anthropic provider, against the fake Messages API. */
 import { test, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmEngines, LlmEngineError } from '../../src/simulation/llm/index.ts';
-import type { LlmConfig } from '../../src/simulation/llm/index.ts';
+import { createLlmEngines, LlmEngineError } from '../../src/engines/llm/index.ts';
+import type { LlmConfig } from '../../src/engines/llm/index.ts';
 import { anthropicStructuredSchema, startFakeAnthropicServer } from '../fakes/anthropic-server.ts';
 import type { FakeAnthropicReply } from '../fakes/anthropic-server.ts';
 import type { RecordedRequest } from '../fakes/openai-compatible-server.ts';

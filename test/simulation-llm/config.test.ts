@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { llmConfigFromEnv } from '../../src/simulation/llm/index.ts';
+import { llmConfigFromEnv } from '../../src/engines/llm/index.ts';
 
 test('no LLM variables: not configured', () => {
   assert.equal(llmConfigFromEnv({}), null);
@@ -77,7 +77,7 @@ test('a malformed key is rejected without echoing it', () => {
 });
 
 test('MINDPRINT_DEFAULT_MODEL: the first LLM model by default, else extractive; a named one must exist', async () => {
-  const { defaultModelFrom, EXTRACTIVE_MODEL_ID } = await import('../../src/simulation/models.ts');
+  const { defaultModelFrom, EXTRACTIVE_MODEL_ID } = await import('../../src/engines/models.ts');
   const { loadConfig, ConfigError } = await import('../../src/config.ts');
   assert.equal(defaultModelFrom({}, []), EXTRACTIVE_MODEL_ID);
   assert.equal(defaultModelFrom({}, ['gpt-4o-mini', 'llama3.1:8b']), 'gpt-4o-mini');

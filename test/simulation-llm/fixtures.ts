@@ -1,6 +1,6 @@
 /** Shared inputs for the LLM engine tests: a small persona and memory bank. */
-import type { EngineInput, MemoryTurn, PersonaCard } from '../../src/simulation/types.ts';
-import type { LlmConfig } from '../../src/simulation/llm/index.ts';
+import type { EngineInput, MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
+import type { LlmConfig } from '../../src/engines/llm/index.ts';
 import type { FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
 
 export const HOSTILE =

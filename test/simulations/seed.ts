@@ -4,10 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { analyseTurns, type AnalysisResult } from '../../src/analysis/index.ts';
-import type { Db } from '../../src/db/client.ts';
-import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/db/schema.ts';
-import { replyWordCounts } from '../../src/snapshots/digest.ts';
+import { analyseTurns, type AnalysisResult } from '../../src/lib/analysis/index.ts';
+import type { Db } from '../../src/platform/db/client.ts';
+import { artifacts, findings, keyTopics, psychometrics, snapshots, turns } from '../../src/platform/db/schema.ts';
+import { replyWordCounts } from '../../src/features/snapshots/digest.ts';
 import { FIXTURES_URL, SHARED_DATA_URL } from '../support/shared-data.ts';
 
 /** The debate excerpts of test/fixtures; the whole debates are in SHARED_TRANSCRIPTS (benchmarks). */
@@ -18,7 +18,7 @@ export interface SeedTurn {
   speaker: string;
   text: string;
   startMs?: number | null;
-  /** A later part of a long turn that ingest cut in parts (src/ingest/split.ts). */
+  /** A later part of a long turn that ingest cut in parts (src/lib/ingest/split.ts). */
   continues?: true;
 }
 

@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { VERSION } from '../../src/version.ts';
+import { VERSION } from '../../src/platform/version.ts';
 import { interview, seedSnapshot } from './seed.ts';
 import { simulateStream, waitForMessage } from './helpers.ts';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { isAutoCaptionTrack } from '../../src/ingest/index.ts';
+import { isAutoCaptionTrack } from '../../src/lib/ingest/index.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/mindprint.js', import.meta.url));

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { sniffFile } from '../../src/ingest/index.ts';
-import { parseInThisThread } from '../../src/ingest/parse.ts';
-import { digestTranscript } from '../../src/snapshots/digest.ts';
+import { sniffFile } from '../../src/lib/ingest/index.ts';
+import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
+import { digestTranscript } from '../../src/features/snapshots/digest.ts';
 import { sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 
 const ROOT = sharedDataPath('transcripts/');

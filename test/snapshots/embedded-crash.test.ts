@@ -11,7 +11,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { openDatabase } from '../../src/db/client.ts';
+import { openDatabase } from '../../src/platform/db/client.ts';
 import { spawnServe, type ServeProcess } from '../support/cli.ts';
 import { onPostgres } from '../support/server.ts';
 import { debateExcerpts, fixtureFile } from './support.ts';

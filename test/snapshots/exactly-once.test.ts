@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { UnreadableTranscriptError } from '../../src/ingest/index.ts';
-import type { JobContext } from '../../src/jobs/queue.ts';
-import { jobLogger } from '../../src/jobs/log.ts';
-import { processSnapshot } from '../../src/snapshots/pipeline.ts';
+import { UnreadableTranscriptError } from '../../src/lib/ingest/index.ts';
+import type { JobContext } from '../../src/platform/jobs/queue.ts';
+import { jobLogger } from '../../src/platform/jobs/log.ts';
+import { processSnapshot } from '../../src/features/snapshots/pipeline.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { rows, upload } from './support.ts';
 

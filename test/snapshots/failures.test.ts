@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DrizzleQueryError } from 'drizzle-orm';
-import { ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../../src/ingest/index.ts';
-import { jobLogger } from '../../src/jobs/log.ts';
-import { transientKind } from '../../src/jobs/transient.ts';
-import { decideFailure } from '../../src/snapshots/pipeline.ts';
-import { ArtifactNotFoundError } from '../../src/storage/index.ts';
+import { ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../../src/lib/ingest/index.ts';
+import { jobLogger } from '../../src/platform/jobs/log.ts';
+import { transientKind } from '../../src/platform/jobs/transient.ts';
+import { decideFailure } from '../../src/features/snapshots/pipeline.ts';
+import { ArtifactNotFoundError } from '../../src/platform/storage/index.ts';
 
 const first = { retryCount: 0 };
 const second = { retryCount: 1 };

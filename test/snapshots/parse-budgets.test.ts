@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { ParseBudgetError, ParserCrashedError, ParseTimeoutError } from '../../src/ingest/index.ts';
-import { decideFailure } from '../../src/snapshots/pipeline.ts';
-import { snapshotsModule } from '../../src/snapshots/module.ts';
-import { fairPriority } from '../../src/jobs/queue.ts';
+import { ParseBudgetError, ParserCrashedError, ParseTimeoutError } from '../../src/lib/ingest/index.ts';
+import { decideFailure } from '../../src/features/snapshots/pipeline.ts';
+import { snapshotsModule } from '../../src/features/snapshots/module.ts';
+import { fairPriority } from '../../src/platform/jobs/queue.ts';
 import { pdfBomb } from '../support/hostile-files.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { rows, upload, waitForSnapshot } from './support.ts';

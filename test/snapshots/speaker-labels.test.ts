@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { attributeSpeaker, isAutoCaptionTrack, matchSpeakerLabel, resolveSpeakerLabel, UnknownSpeakerError } from '../../src/ingest/index.ts';
+import { attributeSpeaker, isAutoCaptionTrack, matchSpeakerLabel, resolveSpeakerLabel, UnknownSpeakerError } from '../../src/lib/ingest/index.ts';
 import { fixturePath, sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 
 /** The first 64 KB of a file as text: what the upload reads to recognise a caption track. */

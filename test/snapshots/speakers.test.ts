@@ -4,12 +4,12 @@
  * snapshot shape, `speaker` matches a label by case, prefix or name, and the mind's speaker can
  * be changed after the upload, which processes the snapshot again exactly once.
  */
-import { QUEUE } from '../../src/jobs/queues.ts';
+import { QUEUE } from '../../src/platform/jobs/queues.ts';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
+import { LOST_REASON } from '../../src/features/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { fixturePath, sharedDataPath, skipUnlessSharedData } from '../support/shared-data.ts';
 import { rows, upload, waitForSnapshot } from './support.ts';
@@ -140,6 +140,12 @@ describe('snapshot speakers', () => {
     assert.deepEqual(put.body.candidates, ['Speaker 1', 'Speaker 2']);
     assert.equal((await s.api('PUT', `/minds/${id}/snapshots/${sid}/speaker`, { speaker: '' })).status, 400);
     assert.equal((await s.api('PUT', `/minds/${id}/snapshots/${sid}/speaker`, {})).status, 400);
+    // An unknown field is refused like in every other body, even beside a valid speaker.
+    const extra = await s.api('PUT', `/minds/${id}/snapshots/${sid}/speaker`, { speaker: 'Speaker 2', reprocess: false });
+    assert.equal(extra.status, 400);
+    assert.equal(extra.body.code, 'VALIDATION_FAILED');
+    assert.equal(extra.body.field, 'body.reprocess');
+    assert.match(extra.body.message, /^body\.reprocess is not a known field/);
     assert.equal((await snapshotRow(id, sid)).mindSpeaker, 'Speaker 1', 'nothing changed');
   });
 

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
 import { generateFixtures } from '../../bench/fixtures.ts';
-import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
+import { LOST_REASON } from '../../src/features/snapshots/sweeper.ts';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
 import { fixturePath } from '../support/shared-data.ts';
 import { debateExcerpts, fixtureFile, upload, waitForSnapshot } from './support.ts';

@@ -12,7 +12,7 @@ import {
   PayloadTooLargeError,
   createArtifactStore,
   verifyUploadToken,
-} from '../../src/storage/index.ts';
+} from '../../src/platform/storage/index.ts';
 
 const SECRET = 'test-secret-test-secret-test-secret';
 const KEY = 'org/o1/mind/m1/a1';

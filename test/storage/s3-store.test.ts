@@ -12,7 +12,7 @@ import {
   PayloadTooLargeError,
   S3ArtifactStore,
   createArtifactStore,
-} from '../../src/storage/index.ts';
+} from '../../src/platform/storage/index.ts';
 import { startTestS3Server, type TestS3Server } from './s3-server.ts';
 import { checkSigV4 } from './sigv4.ts';
 

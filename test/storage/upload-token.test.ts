@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { InvalidUploadTokenError, signUploadToken, verifyUploadToken, type UploadClaims } from '../../src/storage/index.ts';
+import { InvalidUploadTokenError, signUploadToken, verifyUploadToken, type UploadClaims } from '../../src/platform/storage/index.ts';
 
 const SECRET = 'a-secret-of-at-least-32-characters!!';
 const NOW = Date.UTC(2026, 0, 1);

@@ -15,7 +15,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 /** A deterministic pseudo-random generator, so generated files are the same every run. */
-import { mulberry32 as seeded } from '../../src/prng.ts';
+import { mulberry32 as seeded } from '../../src/lib/prng.ts';
 import { writeRawZip } from '../ingest/helpers.ts';
 export { seeded };
 

@@ -12,7 +12,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { STATUS, type ErrorCode } from '../../src/http/errors.ts';
+import { STATUS, type ErrorCode } from '../../src/platform/http/errors.ts';
 import type { TestServer } from './server.ts';
 
 type Json = Record<string, any>;

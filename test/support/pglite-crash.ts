@@ -10,7 +10,7 @@
  * the WebAssembly.RuntimeError a trap throws, through PGlite's real code path and the service's
  * guard, on any machine.
  */
-import type { Database } from '../../src/db/client.ts';
+import type { Database } from '../../src/platform/db/client.ts';
 
 export function injectWasmTrap(database: Database): void {
   if (database.kind !== 'pglite') throw new Error('injectWasmTrap: the embedded database only');

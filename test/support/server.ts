@@ -11,9 +11,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { createThrowawayDatabase } from './pg.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
-import { migrate, openDatabase } from '../../src/db/client.ts';
-import { createKeyFor } from '../../src/auth/keys.ts';
-import { serve, type RunningServer, type ServeOptions } from '../../src/server.ts';
+import { migrate, openDatabase } from '../../src/platform/db/client.ts';
+import { createKeyFor } from '../../src/platform/auth/keys.ts';
+import { serve, type RunningServer, type ServeOptions } from '../../src/boot/server.ts';
 
 let template: Promise<Blob> | null = null;
 
@@ -27,7 +27,7 @@ async function templateKey(): Promise<string> {
   const drizzleDir = new URL('drizzle/', root);
   for (const f of (await readdir(drizzleDir)).filter((f) => f.endsWith('.sql')).sort()) hash.update(f).update(await readFile(new URL(f, drizzleDir)));
   hash.update(await readFile(new URL('drizzle/meta/_journal.json', root)));
-  hash.update(await readFile(new URL('src/db/client.ts', root)));
+  hash.update(await readFile(new URL('src/platform/db/client.ts', root)));
   hash.update(await readFile(new URL('node_modules/@electric-sql/pglite/package.json', root)).catch(() => Buffer.from('?')));
   return hash.digest('hex').slice(0, 16);
 }

@@ -49,3 +49,15 @@ test('postgresql:// URLs and a base path for clients of the hosted API are accep
   assert.equal(c.databaseUrl, 'postgresql://u@db:5432/mindprint');
   assert.equal(c.basePath, '/api/public/v1');
 });
+
+test('CORS origins (MINDPRINT_CORS_ORIGINS): off by default, exact origins normalised as browsers send them, no * or paths', () => {
+  assert.deepEqual(loadConfig(BASE).corsOrigins, []);
+  assert.deepEqual(loadConfig({ ...BASE, MINDPRINT_CORS_ORIGINS: 'https://App.Example.org/, http://localhost:5173,https://x.example:443' }).corsOrigins, [
+    'https://app.example.org',
+    'http://localhost:5173',
+    'https://x.example',
+  ]);
+  for (const bad of ['*', 'app.example.org', 'https://app.example.org/path', 'ftp://files.example', 'https://u:p@app.example.org', 'https://app.example.org?x=1']) {
+    refused({ MINDPRINT_CORS_ORIGINS: bad }, 'MINDPRINT_CORS_ORIGINS');
+  }
+});

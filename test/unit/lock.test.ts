@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { acquireLock, DataDirInUseError, readLock } from '../../src/db/lock.ts';
+import { acquireLock, DataDirInUseError, readLock } from '../../src/platform/db/lock.ts';
 
 let dir: string;
 before(async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MindCache } from '../../src/minds/cache.ts';
+import { MindCache } from '../../src/features/minds/cache.ts';
 
 const json = (name: string) => JSON.stringify({ mind: { name } });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { slugify } from '../../src/minds/slug.ts';
+import { slugify } from '../../src/features/minds/slug.ts';
 
 test('Latin names lose their accents; other scripts keep their letters', () => {
   const cases: [string, string][] = [

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
-import { ensureDashboard } from '../../src/web/build.ts';
+import { ensureDashboard } from '../../src/clients/dashboard/build.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { fixturePath } from '../support/shared-data.ts';
 

@@ -1,5 +1,5 @@
 /**
- * How the API process serves the dashboard build (src/web/routes.ts), on a bare Fastify with a
+ * How the API process serves the dashboard build (src/clients/dashboard/routes.ts), on a bare Fastify with a
  * hand-made web/dist: redirects, the base path written into index.html, cache headers, CSP,
  * 404s for missing files, and the page shown when there is no build.
  */
@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { webRoutes } from '../../src/web/routes.ts';
+import { webRoutes } from '../../src/clients/dashboard/routes.ts';
 
 const INDEX = `<!doctype html><html><head><meta name="mindprint-base-path" content="/api/svc" /><script type="module" src="/app/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>`;
 

@@ -21,7 +21,7 @@ export type {
   Usage,
 } from '@mindprint/client';
 // GET /minds/{id}/profile declares `profile` without a schema; its shape is the analysis type.
-export type { MindProfile as Profile, ProfileFinding, ProfileTopic, ProfileTrait, TraitTrajectory } from '../../src/analysis/profile.ts';
+export type { MindProfile as Profile, ProfileFinding, ProfileTopic, ProfileTrait, TraitTrajectory } from '../../src/lib/analysis/profile.ts';
 export type ApiKey = ResponseOf<'/api-keys', 'get'>['apiKeys'][number];
 export type CreatedKey = ResponseOf<'/api-keys', 'post'>;
 export type Message = ResponseOf<'/simulations/{simulationId}', 'get'>['messages'][number];

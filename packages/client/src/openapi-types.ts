@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * Psychometrics of a snapshot
-         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns; with an LLM configured also ipip-bfm-50 (the LLM answering the 50-item IPIP Big-Five markers in character, scored with the published key — not the person’s own answers). See src/analysis/README.md for definitions.
+         * @description Big Five (instrument big_five), communication style and emotions, each with evidence turns; with an LLM configured also ipip-bfm-50 (the LLM answering the 50-item IPIP Big-Five markers in character, scored with the published key — not the person’s own answers). See src/lib/analysis/README.md for definitions.
          */
         get: operations["getPsychometrics"];
         put?: never;
@@ -277,7 +277,7 @@ export interface paths {
         put?: never;
         /**
          * Answer the questionnaire for a snapshot again
-         * @description With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again (once: asking again while a run is still waiting to start adds nothing); its rows replace the snapshot’s previous ones when it is done. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.
+         * @description With an LLM configured, each completed snapshot gets questionnaire psychometrics: the LLM answers the 50-item IPIP Big-Five Factor Markers in character, from the snapshot’s own words, and the answers are scored with the published key (instrument `ipip-bfm-50`, beside the text model’s `big_five`). This queues that run again; its rows replace the snapshot’s previous ones when it is done. At most one run per snapshot at a time: asking while a run is waiting or running is also a 202, naming that run (`queued: false`, `run: waiting | running`), and asks the provider nothing more, so a retried or repeated request is safe. Ask again after it is done for a fresh run. 409 when no LLM is configured (or MINDPRINT_LLM_QUESTIONNAIRE=false) or the snapshot has not completed.
          */
         post: operations["runQuestionnaire"];
         delete?: never;
@@ -744,6 +744,7 @@ export interface components {
             email?: string | null;
             /**
              * Format: uri
+             * @description An http(s) URL or a data:image/ URL
              * @example https://example.com/ada.png
              */
             imageUrl?: string | null;
@@ -815,7 +816,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
             /**
              * @description Short human-readable error title
              * @example Bad Request
@@ -1137,7 +1138,7 @@ export interface components {
              */
             id: string;
             /**
-             * @description big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/analysis/README.md)
+             * @description big_five | communication_style | emotion | ipip-bfm-50 (with an LLM: the IPIP Big-Five markers answered in character, src/lib/analysis/README.md)
              * @example big_five
              * @enum {string}
              */
@@ -1168,8 +1169,17 @@ export interface components {
             instrument: string;
             /** @description The LLM that answers in character */
             model: string;
-            /** @example true */
+            /**
+             * @description True when this request queued a run; false when it joined the run already waiting or running for the snapshot (at most one at a time: asking again pays the provider nothing more)
+             * @example true
+             */
             queued: boolean;
+            /**
+             * @description The run whose answers will replace the snapshot’s rows: `queued` by this request, or one that was already `waiting` to start or `running`
+             * @example queued
+             * @enum {string}
+             */
+            run: "queued" | "waiting" | "running";
             /**
              * Format: uuid
              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
@@ -1822,6 +1832,7 @@ export interface components {
             email?: string | null;
             /**
              * Format: uri
+             * @description An http(s) URL or a data:image/ URL
              * @example https://example.com/ada.png
              */
             imageUrl?: string | null;
@@ -1979,6 +1990,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -1990,6 +2010,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,6 +2089,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2089,6 +2127,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2160,6 +2207,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2198,6 +2254,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2329,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -2275,6 +2349,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2339,6 +2422,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2368,6 +2460,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2539,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2458,6 +2568,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +2652,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2571,6 +2699,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +2776,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2677,6 +2823,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,6 +2908,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2773,6 +2937,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2841,6 +3014,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2861,6 +3043,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,6 +3124,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2953,6 +3153,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,6 +3233,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3044,6 +3262,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,6 +3343,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3163,6 +3399,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3235,6 +3480,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3255,6 +3509,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3331,6 +3594,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -3369,6 +3641,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,6 +3721,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3460,6 +3750,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,6 +3831,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -3570,6 +3878,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3641,6 +3958,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3661,6 +3987,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +4065,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3777,6 +4121,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3850,6 +4203,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3897,6 +4259,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3966,6 +4337,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3995,6 +4375,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,6 +4453,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -4084,6 +4482,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,6 +4562,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -4175,6 +4591,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4247,6 +4672,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4285,6 +4719,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,6 +4802,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4397,6 +4849,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4461,6 +4922,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -4472,6 +4942,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4531,6 +5010,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -4542,6 +5030,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4622,6 +5119,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4651,6 +5157,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4724,6 +5239,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -4735,6 +5259,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4815,6 +5348,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -4835,6 +5377,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4915,6 +5466,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4953,6 +5513,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5036,6 +5605,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5074,6 +5652,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,6 +5741,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5192,6 +5788,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5251,6 +5856,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -5262,6 +5876,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5336,6 +5959,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -5383,6 +6015,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5451,6 +6092,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5489,6 +6139,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +6215,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5567,6 +6235,15 @@ export interface operations {
             };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5628,6 +6305,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -5639,6 +6325,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5698,6 +6393,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -5709,6 +6413,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

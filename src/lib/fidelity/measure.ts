@@ -21,7 +21,7 @@
  * Pure: strings and turn lists in, numbers out; no database, no feature imports, so the
  * benchmark (bench/fidelity.ts) and a per-mind fidelity job can share it.
  */
-import { contentStems } from '../../simulation/extractive/text.ts';
+import { contentStems } from '../../engines/extractive/text.ts';
 
 /** Sparse TF-IDF vector, unit length (empty when the text has no content word). */
 export type Vector = ReadonlyMap<string, number>;

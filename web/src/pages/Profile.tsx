@@ -139,7 +139,7 @@ function traitRow(t: ProfileTrait, label = humanize(t.name), extra: Partial<BarR
   return { label, value: t.score, opacity: t.confidence, detail: `confidence ${f2(t.confidence)}`, ...extra };
 }
 
-/** Measures on their own scales (README of src/analysis): each row gets its range. */
+/** Measures on their own scales (README of src/lib/analysis): each row gets its range. */
 function styleScales(style: Map<string, ProfileTrait>): BarRow[] {
   const rows: BarRow[] = [];
   const add = (name: string, domain: [number, number], text: (v: number) => string) => {

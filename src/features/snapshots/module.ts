@@ -1,0 +1,43 @@
+import type { Module } from '../../deps.ts';
+import { closeParserPool, configureParserPool, warmParserPool } from '../../lib/ingest/index.ts';
+import { jobLogger } from '../../platform/jobs/log.ts';
+import { QUEUE, queueDefinitions } from '../../platform/jobs/queues.ts';
+import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
+import { snapshotRoutes, uploadRoutes } from './routes.ts';
+import { STALE_TEMP_MS, sweepTempFiles } from '../../platform/storage/local-store.ts';
+import { deleteMindArtifacts } from './service.ts';
+import { sweepArtifactsOnSchedule, sweepLostSnapshots } from './sweeper.ts';
+
+/** Memory bank snapshots: upload, processing pipeline, analysis endpoints, profile. */
+export const snapshotsModule: Module = {
+  name: 'snapshots',
+  async init(ctx) {
+    ctx.mindDeletionHooks.push((caller, mindId) => deleteMindArtifacts(ctx, caller, mindId));
+    // Every process with the queue sweeps (API replicas too: the workers may all be gone).
+    const queue = queueDefinitions(ctx.config).find((q) => q.name === QUEUE.processSnapshot)!;
+    const log = jobLogger(ctx.config);
+    ctx.queue.repeat('snapshot sweeper', ctx.config.jobMaintenanceSeconds, async () => void (await sweepLostSnapshots(ctx, queue, log)));
+    // Abandoned uploads and files nobody owns; a failure (the store unreachable) is tried again next time.
+    ctx.queue.repeat('artifact sweeper', ctx.config.jobMaintenanceSeconds, () =>
+      sweepArtifactsOnSchedule(ctx, log).catch((err: unknown) => log.warn({ err }, 'artifact sweep failed; trying again at the next maintenance')),
+    );
+    // Temp files of uploads a killed process left (the spool dir each time, the local store's tree hourly).
+    let lastStoreWalk = 0;
+    ctx.queue.repeat('temp file sweeper', ctx.config.jobMaintenanceSeconds, async () => {
+      const walkStore = !ctx.config.storageUrl && Date.now() - lastStoreWalk >= 60 * 60 * 1000;
+      if (walkStore) lastStoreWalk = Date.now();
+      const swept = await sweepTempFiles(ctx.config.dataDir, { olderThanMs: STALE_TEMP_MS, walkStore });
+      if (swept.uploads + (swept.storeTemps ?? 0) > 0) log.info({ ...swept }, 'temp file sweeper: files of interrupted uploads removed');
+    });
+  },
+  routes: snapshotRoutes,
+  publicRoutes: uploadRoutes,
+  async startWorkers(ctx) {
+    // As many jobs at once as there are parser processes; the pool warms up in the background.
+    configureParserPool({ size: ctx.config.parserProcesses, memoryMb: ctx.config.parseBudgets.memoryMb });
+    void warmParserPool().catch(() => {});
+    const log = jobLogger(ctx.config);
+    await ctx.queue.work<ProcessSnapshotJob>(QUEUE.processSnapshot, ctx.config.parserProcesses, (data, job) => processSnapshot(ctx, data, job, log));
+  },
+  close: closeParserPool,
+};

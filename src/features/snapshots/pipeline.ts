@@ -1,0 +1,217 @@
+/**
+ * The snapshot job: pending → processing → completed | failed. Parsing, speaker attribution and
+ * analysis run in a worker thread (digest.ts); this handler stores the result in one transaction.
+ * A re-run (retry after a crash) replaces whatever a previous attempt left, so it is idempotent;
+ * and two attempts alive at once (pg-boss hands an expired job to another worker while the first
+ * still runs) store it exactly once: the snapshot row is locked while storing, and an attempt
+ * that finds the snapshot completed writes nothing.
+ * Only failures known to pass are retried (decideFailure); a snapshot whose every attempt was
+ * lost with its worker is failed by the sweeper (sweeper.ts).
+ *
+ * The job decides the snapshot's outcome. The sweeper's "lost" is only an inference (no attempt
+ * can run any more), so if one runs after all — a handler pg-boss gave up on that was still
+ * running, or a job retried by hand — it takes the snapshot back and its result stands
+ * (OPEN_FOR_ATTEMPT); and an attempt that computed a result stores it whatever failed the
+ * snapshot meanwhile (store). No new attempt starts on a failure the pipeline itself decided, and
+ * a completed snapshot is never failed or processed again.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../deps.ts';
+import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
+import { digestTranscriptFile, ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseStats } from '../../lib/ingest/index.ts';
+import type { FileKind } from '../../lib/ingest/types.ts';
+import { jobLogger, type JobLogger } from '../../platform/jobs/log.ts';
+import { memoryFor, queueEmbedding } from '../memory/index.ts';
+import type { JobContext } from '../../platform/jobs/queue.ts';
+import { QUEUE } from '../../platform/jobs/queues.ts';
+import { describeTransient, transientKind } from '../../platform/jobs/transient.ts';
+import { queueQuestionnaire } from '../questionnaire/job.ts';
+import { ArtifactNotFoundError } from '../../platform/storage/index.ts';
+import type { Digest } from './digest.ts';
+import { LOST_REASON } from './sweeper.ts';
+
+/**
+ * Which snapshots an attempt of their job may (still) process and store: open ones, and ones the
+ * sweeper failed as lost (it failed them because it saw no attempt coming, and here one is).
+ */
+const OPEN_FOR_ATTEMPT = or(inArray(snapshots.status, ['pending', 'processing']), and(eq(snapshots.status, 'failed'), eq(snapshots.error, LOST_REASON)));
+const openForAttempt = (s: { status: string; error: string | null }) => s.status === 'pending' || s.status === 'processing' || (s.status === 'failed' && s.error === LOST_REASON);
+
+/** Rows per INSERT: big transcripts are written in a few statements, not one per turn. */
+const BATCH = 500;
+
+export interface ProcessSnapshotJob {
+  snapshotId: string;
+}
+
+export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob, job: JobContext, log: JobLogger = jobLogger(ctx.config)): Promise<void> {
+  const { db } = ctx;
+  const [row] = await db
+    .select({ snapshot: snapshots, mindName: minds.name, storageKey: artifacts.storageKey, kind: artifacts.kind })
+    .from(snapshots)
+    .innerJoin(minds, eq(minds.id, snapshots.mindId))
+    .innerJoin(artifacts, eq(artifacts.id, snapshots.artifactId))
+    .where(eq(snapshots.id, data.snapshotId));
+  if (!row) return; // deleted while queued: nothing to do
+  if (!openForAttempt(row.snapshot)) return;
+  const finishedElsewhere = () => log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1 }, 'snapshot no longer open (another attempt of its job finished it, or it was deleted); nothing stored');
+  if (!(await startAttempt(ctx, data.snapshotId))) return finishedElsewhere();
+
+  const started = performance.now();
+  let digest: Digest;
+  let parse: ParseStats | undefined;
+  try {
+    // Within the parse budgets (MINDPRINT_PARSE_*): past one, a ParseBudgetError fails the snapshot at once.
+    digest = await ctx.store.withLocalFile(row.storageKey, (file) =>
+      digestTranscriptFile(file, row.kind as FileKind, { mindName: row.mindName, requestedSpeaker: row.snapshot.requestedSpeaker }, { budgets: ctx.config.parseBudgets }, { onStats: (s) => (parse = s) }),
+    );
+  } catch (err) {
+    return onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript', parse);
+  }
+
+  const digested = performance.now();
+  let stored: boolean;
+  try {
+    stored = await store(ctx, row.snapshot, digest);
+  } catch (err) {
+    return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
+  }
+  if (!stored) return finishedElsewhere();
+  ctx.mindCache?.invalidate(row.snapshot.organizationId);
+  ctx.database.noteBulkWrite();
+  ctx.queue.wake(QUEUE.embedSnapshot);
+  ctx.queue.wake(QUEUE.questionnaire);
+  const ms = (x: number) => Math.round(x);
+  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
+}
+
+/** What to do about an error of one attempt. */
+export type FailureDecision =
+  /** The snapshot fails now with this reason; the job is not retried. */
+  | { action: 'fail'; reason: string; internal: boolean }
+  /** The job is retried (the error is rethrown); on the last attempt the snapshot fails with `reason`. */
+  | { action: 'retry'; reason: string };
+
+/**
+ * Sorts an error into "fail now" and "retry": input that can never be read and bugs fail at once
+ * (a bug fails the same way every time), and so does a file over a parse budget (memory, CPU
+ * time, decoded bytes, pages, streams) or one its parser crashed on twice (ParseBudgetError, an
+ * UnreadableTranscriptError): the same bytes cost the same again. A parser killed from outside,
+ * a shutdown and storage or database trouble are retried with backoff; a parse past its
+ * wall-clock bound is retried once, since a busy machine can cause it (its CPU time was within
+ * budget) but a file that runs out of time twice will again.
+ */
+export function decideFailure(err: unknown, job: Pick<JobContext, 'retryCount'>, step: string, reference: string): FailureDecision {
+  if (err instanceof UnreadableTranscriptError || err instanceof UnknownSpeakerError) return { action: 'fail', reason: err.message, internal: false };
+  if (err instanceof ArtifactNotFoundError) return { action: 'fail', reason: 'The uploaded file is missing from storage; upload it again', internal: false };
+  const attempts = job.retryCount + 1;
+  if (err instanceof ParseTimeoutError) {
+    if (job.retryCount >= 1) return { action: 'fail', reason: `${err.message} (${attempts} attempts); the file may be damaged or too complex to read`, internal: false };
+    return { action: 'retry', reason: err.message };
+  }
+  if (err instanceof ParserCrashedError || err instanceof ParserPoolClosedError) return { action: 'retry', reason: `Processing failed after ${attempts} attempts: ${err.message}` };
+  const kind = transientKind(err);
+  if (kind) return { action: 'retry', reason: `Processing failed after ${attempts} attempts: ${describeTransient(kind)} (reference ${reference})` };
+  return { action: 'fail', reason: `Processing failed: an internal error occurred while ${step} (reference ${reference})`, internal: true };
+}
+
+async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string, parse?: ParseStats): Promise<void> {
+  const reference = randomBytes(4).toString('hex');
+  const decision = decideFailure(err, job, step, reference);
+  const fields = { reference, snapshotId, jobId: job.id, attempt: job.retryCount + 1, err, parse };
+  if (decision.action === 'fail') {
+    if (decision.internal) log.error(fields, `snapshot processing failed: internal error while ${step}`);
+    else if (err instanceof ParseBudgetError) log.warn(fields, `snapshot failed: the file is over a parse budget (${err.limit})`);
+    await fail(ctx, snapshotId, decision.reason);
+    return;
+  }
+  if (job.isLastAttempt) {
+    log.error(fields, `snapshot processing failed on its last attempt while ${step}`);
+    await fail(ctx, snapshotId, decision.reason);
+  } else {
+    log.warn(fields, `snapshot processing will be retried: error while ${step}`);
+  }
+  throw err;
+}
+
+/**
+ * Counts an attempt and marks the snapshot processing; false when it was deleted or finished since
+ * it was read (another attempt completed it), so a completed snapshot never goes back to processing.
+ * A snapshot the sweeper failed as lost is taken back (OPEN_FOR_ATTEMPT): its error is cleared.
+ */
+async function startAttempt(ctx: AppContext, snapshotId: string): Promise<boolean> {
+  const started = await ctx.db
+    .update(snapshots)
+    .set({ status: 'processing', error: null, completedAt: null, startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
+    .where(and(eq(snapshots.id, snapshotId), OPEN_FOR_ATTEMPT))
+    .returning({ id: snapshots.id });
+  return started.length > 0;
+}
+
+/** Fails the snapshot, unless another attempt of its job has completed it meanwhile: that result stands. */
+async function fail(ctx: AppContext, snapshotId: string, reason: string): Promise<void> {
+  const [row] = await ctx.db
+    .update(snapshots)
+    .set({ status: 'failed', error: reason, completedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(snapshots.id, snapshotId), ne(snapshots.status, 'completed')))
+    .returning({ organizationId: snapshots.organizationId });
+  if (row) ctx.mindCache?.invalidate(row.organizationId);
+}
+
+/**
+ * Writes the analysis and completes the snapshot in one transaction. Returns false, having written
+ * nothing, when the snapshot was deleted or another attempt of its job already completed it.
+ */
+async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, digest: Digest): Promise<boolean> {
+  const base = { organizationId: snapshot.organizationId, mindId: snapshot.mindId, snapshotId: snapshot.id };
+  const { analysis, attribution } = digest;
+  return ctx.db.transaction(async (tx) => {
+    // The row lock serialises concurrent attempts: a second one waits here until the first commits,
+    // then reads 'completed' and leaves its turns alone, instead of both deleting (nothing yet
+    // committed) and both inserting a full set. A snapshot failed meanwhile (the sweeper's "lost",
+    // another attempt's last-attempt failure) is stored over: a result, once computed, stands.
+    const [current] = await tx.select({ status: snapshots.status }).from(snapshots).where(eq(snapshots.id, snapshot.id)).for('update');
+    if (!current || current.status === 'completed') return false;
+    // Whatever an interrupted earlier attempt wrote is replaced, not duplicated.
+    await tx.delete(turns).where(eq(turns.snapshotId, snapshot.id));
+    await tx.delete(psychometrics).where(eq(psychometrics.snapshotId, snapshot.id));
+    await tx.delete(keyTopics).where(eq(keyTopics.snapshotId, snapshot.id));
+    await tx.delete(findings).where(eq(findings.snapshotId, snapshot.id));
+    for (let i = 0; i < digest.turns.length; i += BATCH) {
+      await tx.insert(turns).values(digest.turns.slice(i, i + BATCH).map((t) => ({ ...base, ...t })));
+    }
+    if (analysis.psychometrics.length) {
+      await tx.insert(psychometrics).values(analysis.psychometrics.map((p) => ({ ...base, instrument: p.instrument, name: p.name, score: p.score, percentile: p.percentile, confidence: p.confidence, note: p.note, evidence: p.evidence })));
+    }
+    if (analysis.keyTopics.length) {
+      await tx.insert(keyTopics).values(analysis.keyTopics.map((k, rank) => ({ ...base, rank, label: k.label, keywords: k.keywords, share: k.share, sentiment: k.sentiment, evidence: k.evidence })));
+    }
+    if (analysis.findings.length) {
+      await tx.insert(findings).values(analysis.findings.map((f) => ({ ...base, kind: f.kind, statement: f.statement, quote: f.quote, turnId: f.turnId, startMs: f.startMs, polarity: f.polarity, confidence: f.confidence })));
+    }
+    await tx
+      .update(snapshots)
+      .set({
+        status: 'completed',
+        error: null,
+        mindSpeaker: attribution.mindLabel,
+        attribution: attribution.attribution,
+        speakersLabelled: digest.speakersLabelled,
+        speakers: attribution.speakers,
+        mindWords: analysis.mindWords,
+        psychometricCount: analysis.psychometrics.length,
+        keyTopicCount: analysis.keyTopics.length,
+        findingCount: analysis.findings.length,
+        completedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(snapshots.id, snapshot.id));
+    // The semantic index follows in a job of its own: `completed` does not wait for embeddings.
+    await queueEmbedding(tx, ctx.queue, snapshot.id, memoryFor(ctx).embedder.id);
+    // With an LLM configured, the questionnaire psychometrics follow, in a job of their own too
+    // (a run already going read the previous completion: this one gets its own).
+    await queueQuestionnaire(tx, ctx, snapshot, { newCompletion: true });
+    return true;
+  });
+}

@@ -1,0 +1,46 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../../deps.ts';
+import { errorResponses, SuccessResponse } from '../../platform/http/schemas.ts';
+import { Mind, MindParams } from '../minds/schemas.ts';
+import { setMindTags } from '../minds/service.ts';
+import { RenameTagBody, SetMindTagsBody, Tag, TagParams, TagWithCount } from './schemas.ts';
+import * as tagService from './service.ts';
+
+export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { db } = ctx;
+  const tags = ['Tags'];
+
+  app.get('/tags', {
+    schema: { tags, summary: 'List tags', description: 'Every tag of the organization with the number of minds carrying it.', response: { 200: Type.Object({ tags: Type.Array(TagWithCount) }), ...errorResponses() } },
+  }, async (req) => ({ tags: await tagService.listTags(db, req.caller) }));
+
+  app.put('/tags/:tagId', {
+    schema: {
+      tags,
+      summary: 'Rename a tag',
+      description: 'Names are unique per organization without regard to case; renaming onto an existing name answers 409.',
+      params: TagParams,
+      body: RenameTagBody,
+      response: { 200: Type.Object({ tag: Tag }), ...errorResponses(404, 409, 415) },
+    },
+  }, async (req) => ({ tag: await tagService.renameTag(db, req.caller, req.params.tagId, req.body.name) }));
+
+  app.delete('/tags/:tagId', {
+    schema: { tags, summary: 'Delete a tag', description: 'The tag is taken off every mind.', params: TagParams, response: { 200: SuccessResponse, ...errorResponses(404) } },
+  }, async (req) => {
+    await tagService.deleteTag(db, req.caller, req.params.tagId);
+    return { success: true };
+  });
+
+  app.put('/minds/:mindId/tags', {
+    schema: {
+      tags,
+      summary: "Replace a mind's tags",
+      description: '`tagNames` is an array or a comma-separated string; missing tags are created; an empty list removes every tag.',
+      params: MindParams,
+      body: SetMindTagsBody,
+      response: { 200: Type.Object({ mind: Mind }), ...errorResponses(404, 415) },
+    },
+  }, async (req) => ({ mind: await setMindTags(db, req.caller, req.params.mindId, req.body.tagNames) }));
+};
