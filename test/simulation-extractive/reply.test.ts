@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createExtractiveEngine, twoAsks, understand } from '../../src/engines/extractive/index.ts';
+import { askedBefore, createExtractiveEngine, twoAsks, understand } from '../../src/engines/extractive/index.ts';
 import { isFiller } from '../../src/engines/extractive/filler.ts';
 import { checkModel, fit, FEATURE_VERSION, FEATURES, rerank, shippedModel, type Candidate } from '../../src/engines/extractive/rerank/index.ts';
 import type { ConversationMessage, EngineInput, MemoryTurn, PersonaCard } from '../../src/engines/types.ts';
@@ -108,6 +108,16 @@ test('a second passage only when the message asks two things', async () => {
   assert.deepEqual(new Set(r.evidence.map((e) => e.turnId)), new Set(['pricing', 'hiring']));
   const one = await engine.generate(input('How do you price your product?'));
   assert.equal(new Set(one.evidence.map((e) => e.turnId)).size, 1);
+});
+
+test('a question memory already holds, word for word or nearly, is answered with the reply to it (issue 22)', async () => {
+  assert.ok(askedBefore('How did you think about pricing early on?', memory[1]!));
+  assert.ok(askedBefore('So how did you think about pricing, early on?', memory[1]!), 'nearly word for word');
+  assert.ok(!askedBefore('What do you think about pricing?', memory[1]!), 'another question on the same topic');
+  assert.ok(!askedBefore('How did you think about pricing early on?', { context: null }));
+  assert.ok(askedBefore('How do you hire?', { context: 'That is a great story. How do you hire?' }), 'the question is the last one of what was said before');
+  const r = await engine.generate(input('How do you hire?'));
+  assert.deepEqual(r.evidence.map((e) => e.turnId), ['hiring'], r.text);
 });
 
 test('a related turn found by meaning is an answer, not "I haven\'t talked about it"; nothing related is still honest', async () => {
