@@ -19,7 +19,7 @@
  * The development split (bench/support/fidelity-split.ts) was fixed before the engine of issue 11
  * was tuned; the engine and its reranker were tuned on it only, and the evaluation split is what
  * is reported. "Before" in the same run is the engine without sentence embeddings and reranker
- * (`answer(input)` without options: the sentence-stitching composer of earlier versions).
+ * (`answer(input, { compose })`: the sentence-stitching composer of earlier versions, bench/support/composer.ts).
  *
  * Run: node --import tsx bench/fidelity.ts   (writes bench/results/fidelity.md; sections added
  * by hand after the generated ones — "## Before: …" and the like — are kept)
@@ -41,6 +41,7 @@ import { embedSnapshot, loadMindScope, memoryFor } from '../src/features/memory/
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
+import { composeAnswer } from './support/composer.ts';
 import { lengthMatchedExcerpt, memorySentences, prng } from './support/length-matched.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
@@ -329,7 +330,7 @@ async function fidelity(cases: Case[], pool: Case[] = cases): Promise<{ records:
         const input = await engineInput(services, scope, engine, null, 0, item.question);
         const after = await engine.generate(input);
         times.push(performance.now() - t0);
-        const before = answer(input);
+        const before = answer(input, { compose: composeAnswer });
         const theirs: string[] = [];
         for (const o of rivals) theirs.push((await ask(o, item.question)).text);
         const afterWords = words(after.text).length;
@@ -528,7 +529,7 @@ function report(r: Awaited<ReturnType<typeof fidelity>>, convs: Conversation[], 
     'stems) and the cosine of the two texts\' sentence embeddings (GloVe-SIF, `glove-6b-100d-sif@1`, the offline embedder of',
     '`src/lib/embeddings`). "LM random": for each question, a random excerpt of the same person\'s own words from the same memory,',
     'consecutive whole sentences as many words as the answer (seeded); the before-engine gets its own, as long as its answer.',
-    '"Before" is the engine without sentence embeddings and reranker in the same run (`answer(input)`: the sentence-stitching',
+    '"Before" is the engine without sentence embeddings and reranker in the same run (`answer(input, { compose })`: the sentence-stitching',
     'composer); "after" is the engine as the service runs it. Source turns: distinct turns an answer quotes.',
     '',
     '## Specificity: is the answer about the question asked? (issue 22)',

@@ -11,7 +11,7 @@
  */
 import type { Evidence, EngineInput, EngineResult, MemoryTurn, SimulationEngine } from '../types.ts';
 import { analyse, analyseIntroduction, analyseNothingRelevant } from './analysis.ts';
-import { Addressees, AlreadySaid, composeAnswer, EXAMPLE, REASON, usesContractions, wordBudget, type UsedSentence } from './compose.ts';
+import { Addressees, AlreadySaid, EXAMPLE, REASON, usesContractions, wordBudget, type ComposeInput, type Composition, type UsedSentence } from './compose.ts';
 import { introduce } from './introduce.ts';
 import { understand, type Phrase } from './query.ts';
 import { rankMemory, type RankedTurn } from './rank.ts';
@@ -23,7 +23,7 @@ import { jaccard } from './rank.ts';
 
 export { extractSearchTerms, buildQuery, isFollowUp, understand, phrasesOf, socialIntent, followUpKind, MAX_SEARCH_TERMS, type QueryTerm, type Phrase, type Understanding } from './query.ts';
 export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
-export { composeAnswer, wordBudget, Addressees, AlreadySaid, usableSpan, type Composition, type UsedSentence } from './compose.ts';
+export { wordBudget, Addressees, AlreadySaid, usableSpan, type ComposeInput, type Composition, type UsedSentence } from './compose.ts';
 export { nothingRelevantAnswer, phraseForReply } from './replies.ts';
 export { feelingOf, describeFeeling, type Feeling } from './sentiment.ts';
 export { sentences, spokenSentences, words, stem, contentStems, type SentenceSpan } from './text.ts';
@@ -143,6 +143,11 @@ export interface AnswerOptions {
   model?: RerankModel;
   /** Sees each candidate list the reranker scores, with the budget (the training script collects them). */
   onCandidates?: (candidates: readonly Candidate[], budget: number) => void;
+  /**
+   * Compose the reply from sentences instead of choosing a passage: the composer of earlier
+   * versions, kept for the "before" column of bench/fidelity.ts (bench/support/composer.ts).
+   */
+  compose?: (input: ComposeInput) => Composition;
 }
 
 /**
@@ -328,13 +333,14 @@ export function answer(input: EngineInput, options: AnswerOptions = {}): EngineR
   const budget = wordBudget(input.persona, input.memory, sources, /\?/.test(input.message));
   const model = options.model ?? (embed ? shippedModel() : undefined);
   let composed: { text: string; used: UsedSentence[] };
-  if (embed && model) {
+  if (options.compose) {
+    composed = options.compose({ ranked: sources, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own, asked });
+  } else {
+    if (!embed || !model) throw new Error('answer: the reply is chosen with sentence embeddings (options.embed; createExtractiveEngine passes them)');
     const weight = new Map(query.map((q) => [q.stem, q.weight * (idf.get(q.stem) ?? 0)]));
     const used = chooseReply(input, { embed, model, onCandidates: options.onCandidates, ranked: sources, weight, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, query: queryText });
     // The answer is its evidence: each passage quoted exactly as it was said.
     composed = { text: evidenceFor(used).map((e) => e.quote.replace(/\n/g, ' ')).join(' '), used };
-  } else {
-    composed = composeAnswer({ ranked: sources, query, idf, budget, addressees, saidBefore, followUp: u.leansOnHistory ? (u.followUp ?? 'more') : null, ownOnly: own, asked });
   }
   if (composed.used.length === 0) {
     if (!saidBefore.empty) {
