@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import floors from './scripts/eslint/floors.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'dist/**', 'web/dist/**', 'packages/*/dist/**', 'coverage/**'] },
@@ -18,6 +19,12 @@ export default tseslint.config(
     files: ['web/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  {
+    // Imports point down the floors of src/ (scripts/eslint/floors.js, docs/architecture.md).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { mindprint: floors },
+    rules: { 'mindprint/floors': 'error' },
   },
   {
     files: ['bin/**/*.js'],

@@ -41,6 +41,7 @@ import { startTestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 import { debateQuestions } from './support/debate-questions.ts';
+import { PersonaCache } from '../src/features/profile/index.ts';
 
 requireSharedData('bench/engine.ts');
 const RESULTS = new URL('./results/engine.md', import.meta.url);
@@ -90,7 +91,7 @@ async function buildInputs(answer: Answer, embed: Engine['embed']): Promise<{ in
     }
     await s.ctx.database.execute('analyze');
     const scope = (await loadMindScope(s.ctx.db, mind.organizationId, mind.id, null, memory.embedder.id))!.scope;
-    const services = { db: s.ctx.db, personas: memory.personas, memory };
+    const services = { db: s.ctx.db, personas: new PersonaCache(), memory };
     const engine = { id: 'extractive', engine: 'extractive' as const, streams: false, generate: () => Promise.reject(new Error('not used')) };
     const all = debateQuestions(MIND);
     // Spread over the six debates rather than the first few of one.

@@ -41,6 +41,7 @@ import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
 import { lengthMatchedExcerpt, memorySentences, prng } from './support/length-matched.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
+import { PersonaCache } from '../src/features/profile/index.ts';
 
 requireSharedData('bench/fidelity.ts');
 const RESULTS = new URL('./results/fidelity.md', import.meta.url);
@@ -213,7 +214,7 @@ async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: numb
     // The service's own memory: the embedder, hybrid retrieval (full text + vectors, pgvector on
     // PGlite) and the persona cache, as src/features/simulations/module.ts builds it.
     const memory = memoryFor(s.ctx);
-    const services = { db: s.ctx.db, personas: memory.personas, memory };
+    const services = { db: s.ctx.db, personas: new PersonaCache(), memory };
     // One analysis per whole conversation and person, reused by every mind that remembers it.
     const analyses = new Map<string, AnalysisResult>();
     const analysisOf = (c: Conversation, person: string) => {

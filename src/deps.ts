@@ -4,10 +4,11 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './platform/db/client.ts';
 import type { JobQueue } from './platform/jobs/queue.ts';
 import type { ChangeFeed } from './platform/db/change-feed.ts';
-import type { MindCache } from './features/minds/cache.ts';
-import type { MindDeletionHook } from './features/minds/service.ts';
+import type { MindCache } from './features/minds/index.ts';
+import type { MindDeletionHook } from './features/minds/index.ts';
+import type { EventBus, Subscriptions } from './platform/events/index.ts';
 import type { ArtifactStore } from './platform/storage/index.ts';
-import type { UsageRecorder } from './features/usage/recorder.ts';
+import type { UsageRecorder } from './features/usage/index.ts';
 
 /** What route plugins, job handlers and modules get: the services of one running process. */
 export interface AppContext {
@@ -18,6 +19,8 @@ export interface AppContext {
   usage: UsageRecorder;
   queue: JobQueue;
   store: ArtifactStore;
+  /** Domain events: state changes emit them in their transaction; modules subscribe (Module.on). */
+  events: EventBus;
   /** HMAC secret for local signed upload URLs, shared by every replica through the database. */
   signingSecret: string;
   /** Run before a mind's rows are deleted (modules that keep files for a mind register here). */
@@ -39,6 +42,8 @@ export interface Module {
   name: string;
   /** Called once per process, before routes and workers: register deletion hooks, warm caches. */
   init?(ctx: AppContext): Promise<void>;
+  /** What this module does when another's state changes: runs inside that change's transaction. */
+  on?(ctx: AppContext): Subscriptions;
   routes?(api: FastifyInstance, ctx: AppContext): Promise<void>;
   publicRoutes?(app: FastifyInstance, ctx: AppContext): Promise<void>;
   startWorkers?(ctx: AppContext): Promise<void>;

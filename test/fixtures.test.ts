@@ -11,7 +11,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { attributeSpeaker, closeParserPool, countWords, parseTranscriptFile, sniffFile, type Transcript } from '../src/lib/ingest/index.ts';
+import { attributeSpeaker, countWords, sniffFile, type Transcript } from '../src/lib/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../src/features/snapshots/pool.ts';
 import { FIXTURES, fixturePath } from './support/shared-data.ts';
 
 after(() => closeParserPool());

@@ -18,11 +18,11 @@ import { registerRateLimits } from '../platform/http/rate-limit.ts';
 import { registerResponseHeaders } from '../platform/http/response-headers.ts';
 import { registerUrlChecks } from '../platform/http/url-encoding.ts';
 import { validatorCompiler } from '../platform/http/validation.ts';
-import { keyRoutes } from '../features/keys/routes.ts';
+import { keyRoutes } from '../features/keys/index.ts';
 import { loggerOptions } from './logging.ts';
-import { mindRoutes } from '../features/minds/routes.ts';
-import { tagRoutes } from '../features/tags/routes.ts';
-import { usageRoutes } from '../features/usage/routes.ts';
+import { mindRoutes } from '../features/minds/index.ts';
+import { tagRoutes } from '../features/tags/index.ts';
+import { usageRoutes } from '../features/usage/index.ts';
 import { VERSION } from '../platform/version.ts';
 
 export interface AppOptions {

@@ -8,15 +8,16 @@ import { Authenticator } from '../platform/auth/authenticate.ts';
 import { countKeys, createKeyFor, type IssuedKey } from '../platform/auth/keys.ts';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../deps.ts';
+import { EventBus } from '../platform/events/index.ts';
 import { lockForTransaction, migrate, openDatabase, type Database, type Db } from '../platform/db/client.ts';
 import { serviceSettings } from '../platform/db/schema.ts';
 import { startQueue } from '../platform/jobs/queue.ts';
 import { queueDefinitions } from '../platform/jobs/queues.ts';
 import { createArtifactStore } from '../platform/storage/index.ts';
-import { MindCache } from '../features/minds/cache.ts';
+import { MindCache } from '../features/minds/index.ts';
 import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from '../platform/db/change-feed.ts';
 import type { Client as PgClient } from 'pg';
-import { UsageRecorder } from '../features/usage/recorder.ts';
+import { UsageRecorder } from '../features/usage/index.ts';
 
 export interface OpenContextOptions {
   /** PGlite: start from this migrated dump instead of the data dir (tests). */
@@ -49,7 +50,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const mindCache = readCaches ? new MindCache({ ttlMs: opts.mindCacheTtlMs, bypassed: database.kind === 'postgres' }) : null;
   const changeFeed = mindCache && database.connect ? startChangeFeed(database.connect, mindCache, auth, opts.changeFeed) : null;
   await changeFeed?.start();
-  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [], mindCache, changeFeed };
+  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, events: new EventBus(), mindDeletionHooks: [], mindCache, changeFeed };
   return {
     ...ctx,
     async close() {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyseTurns, buildProfile, personaFromProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/lib/analysis/index.ts';
+import { analyseTurns, buildProfile, type ProfileSnapshotInput, type PsychometricResult } from '../../src/lib/analysis/index.ts';
+import { personaFromProfile } from '../../src/features/profile/persona.ts';
 import { loadBigFiveModel } from '../../src/lib/analysis/big-five.ts';
 import type { Trait } from '../../src/lib/analysis/train/personality-data.ts';
 import { debate, transcriptTurns } from './transcripts.ts';

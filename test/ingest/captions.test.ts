@@ -5,7 +5,8 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
+import { sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../../src/features/snapshots/pool.ts';
 import { cueTextSegments } from '../../src/lib/ingest/cues.ts';
 import { fixturePath, srtOf, tempDir } from './helpers.ts';
 

@@ -4,13 +4,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import {
-  closeParserPool,
-  parseTranscriptFile,
-  ParseTimeoutError,
-  sniffFile,
-  UnreadableTranscriptError,
-} from '../../src/lib/ingest/index.ts';
+import { ParseTimeoutError, sniffFile, UnreadableTranscriptError } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../../src/features/snapshots/pool.ts';
 import { documentXml, fixturePath, makeCfb, makeDocx, storedEntry, tempDir, writeRawZip } from './helpers.ts';
 
 const tmp = tempDir('hostile');

@@ -8,7 +8,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
-import { closeParserPool, digestTranscriptFile, type ParseStats } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, digestTranscriptFile, type ParseStats } from '../../src/features/snapshots/pool.ts';
 import { hugeCueVtt, largeTranscriptText } from '../support/hostile-files.ts';
 import { tempDir } from './helpers.ts';
 

@@ -1,6 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributeSpeaker, closeParserPool, parseTranscriptFile, sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
+import { attributeSpeaker, sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../../src/features/snapshots/pool.ts';
 import { makeDocx, srtOf, tempDir } from './helpers.ts';
 
 const tmp = tempDir('layouts');

@@ -7,7 +7,7 @@ import { after, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { closeParserPool, configureParserPool, digestTranscriptFile, warmParserPool } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, configureParserPool, digestTranscriptFile, warmParserPool } from '../../src/features/snapshots/pool.ts';
 import { parserProcessIds, RECYCLE_RSS_MB } from '../../src/features/snapshots/pool.ts';
 import { largeTranscriptText } from '../support/hostile-files.ts';
 import { tempDir } from './helpers.ts';

@@ -1,7 +1,8 @@
 /** The parser pools: request-time label scans never wait behind the jobs' work, and are bounded. */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeParserPool, digestTranscriptFile, parseTranscriptFile, ParseTimeoutError, speakerLabels } from '../../src/lib/ingest/index.ts';
+import { ParseTimeoutError } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, digestTranscriptFile, parseTranscriptFile, speakerLabels } from '../../src/features/snapshots/pool.ts';
 import { fixturePath, tempDir } from './helpers.ts';
 
 const tmp = tempDir('pool');

@@ -5,7 +5,7 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeParserPool, parseTranscriptFile } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../../src/features/snapshots/pool.ts';
 import {
   isUnpunctuated,
   MAX_PSEUDO_SENTENCE_WORDS,

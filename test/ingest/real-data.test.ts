@@ -1,7 +1,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { attributeSpeaker, closeParserPool, countWords, parseTranscriptFile, sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
+import { attributeSpeaker, countWords, sniffFile, type Transcript } from '../../src/lib/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../../src/features/snapshots/pool.ts';
 import { LABELLED_MAX_TURN_WORDS } from '../../src/lib/ingest/split.ts';
 import { hasSharedData, skipUnlessSharedData } from '../support/shared-data.ts';
 import { dataPath } from './helpers.ts';

@@ -11,6 +11,7 @@ import { loadMindScope, memoryFor, rerankersFor, scopeTurns } from '../../src/fe
 import { engineInput } from '../../src/features/simulations/run.ts';
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { PersonaCache } from '../../src/features/profile/index.ts';
 
 describe('per-mind rerankers', () => {
   let s: TestServer;
@@ -41,7 +42,7 @@ describe('per-mind rerankers', () => {
     const memory = memoryFor(s.ctx);
     const scope = await scopeOf();
     const engine = createExtractiveEngine();
-    const services = { db: s.ctx.db, personas: memory.personas, memory, config: s.ctx.config };
+    const services = { db: s.ctx.db, personas: new PersonaCache(), memory, config: s.ctx.config };
     const first = await engineInput(services, scope, engine, null, 0, 'What would you do about Medicare?');
     assert.equal(first.reranker, undefined, 'nothing is waited for on the request path');
     const adapted = await rerankersFor(memory).ready(s.ctx.db, scope);

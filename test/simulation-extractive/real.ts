@@ -6,7 +6,8 @@
  * the other speakers' names. A conversation helper feeds each answer's evidence back as
  * history, the way the service does.
  */
-import { analyseTurns, buildProfile, personaFromProfile } from '../../src/lib/analysis/index.ts';
+import { analyseTurns, buildProfile } from '../../src/lib/analysis/index.ts';
+import { personaFromProfile } from '../../src/features/profile/persona.ts';
 import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
 import { createExtractiveEngine } from '../../src/engines/extractive/index.ts';
 import { digestTranscript } from '../../src/features/snapshots/digest.ts';

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { fence, neutralise } from '../../src/engines/llm/fence.ts';
 import { buildAnalysisPrompt, buildAnswerPrompt, EXCERPTS_LABEL, MAX_EXCERPTS, PERSONA_LABEL } from '../../src/engines/llm/prompt.ts';
 import { resolveEvidence } from '../../src/engines/llm/evidence.ts';
-import { analyseTurns, buildProfile, personaFromProfile } from '../../src/lib/analysis/index.ts';
+import { analyseTurns, buildProfile } from '../../src/lib/analysis/index.ts';
+import { personaFromProfile } from '../../src/features/profile/persona.ts';
 import { HOSTILE, fencedBlock, input, memory, turn } from './fixtures.ts';
 
 function lastUserText(messages: ReturnType<typeof buildAnswerPrompt>['messages']): string {

@@ -5,7 +5,7 @@
 import type { Module } from '../../deps.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
-import { embedSnapshot, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
+import { embedSnapshot, queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
 import { memoryRoutes } from './routes.ts';
 import { memoryFor } from './service.ts';
 
@@ -17,6 +17,13 @@ export const memoryModule: Module = {
   async init(ctx) {
     memoryFor(ctx);
   },
+  on: (ctx) => ({
+    // The semantic index follows a completed snapshot in a job of its own: `completed` does not wait for embeddings.
+    'snapshot.completed': async (tx, e, after) => {
+      await queueEmbedding(tx, ctx.queue, e.snapshotId, memoryFor(ctx).embedder.id);
+      after.add(() => ctx.queue.wake(QUEUE.embedSnapshot));
+    },
+  }),
   routes: memoryRoutes,
   async startWorkers(ctx) {
     const memory = memoryFor(ctx);

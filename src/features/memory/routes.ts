@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../deps.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
-import { MindParams } from '../minds/schemas.ts';
+import { MindParams } from '../minds/index.ts';
 import { SemanticIndexResponse } from './schemas.ts';
 import { memoryFor } from './service.ts';
 import { semanticIndexState } from './state.ts';

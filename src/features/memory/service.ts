@@ -10,7 +10,6 @@ import { rowsOf, type Database, type Db } from '../../platform/db/client.ts';
 import { createEmbedder, type Embedder } from '../../lib/embeddings/index.ts';
 import type { MemoryTurn } from '../../engines/types.ts';
 import { LexicalIndex } from './lexical-index.ts';
-import { PersonaCache } from '../profile/inputs.ts';
 import { scopeTurnCount, scopeTurns } from './retrieve.ts';
 import { inScope, type MindScope } from './scope.ts';
 import { decodeVector } from './vectors.ts';
@@ -30,7 +29,6 @@ export const MAX_PROCESS_TURNS = 30_000;
 const DECLINED = Object.freeze({ byteLength: 0 });
 
 export class Memory {
-  readonly personas = new PersonaCache();
   readonly indexes = new IndexCache<VectorIndex>();
   readonly lexicalIndexes = new IndexCache<LexicalIndex<MemoryTurn> | typeof DECLINED>();
   private search: Promise<VectorSearch> | null = null;

@@ -5,10 +5,11 @@
  * statement, folded by analysis/profile.ts (weights by words and recency).
  */
 import { sql } from 'drizzle-orm';
-import { buildProfile, personaFromProfile, type MindProfile, type ProfileSnapshotInput } from '../../lib/analysis/index.ts';
+import { buildProfile, type MindProfile, type ProfileSnapshotInput } from '../../lib/analysis/index.ts';
+import { personaFromProfile } from './persona.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
 import type { PersonaCard } from '../../engines/types.ts';
-import { inScope, toDate, type MindScope } from '../memory/scope.ts';
+import { inScope, toDate, type MindScope } from '../memory/index.ts';
 
 interface ProfileRow {
   id: string;

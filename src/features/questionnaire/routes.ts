@@ -11,8 +11,8 @@ import type { AppContext } from '../../deps.ts';
 import { conflict } from '../../platform/http/errors.ts';
 import { errorResponses, named, Uuid } from '../../platform/http/schemas.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
-import { SnapshotParams } from '../snapshots/schemas.ts';
-import { getSnapshotRow } from '../snapshots/service.ts';
+import { SnapshotParams } from '../snapshots/index.ts';
+import { getSnapshotRow } from '../snapshots/index.ts';
 import { ipipBfm50 } from '../../lib/analysis/questionnaire.ts';
 import { questionnaireModel, queueQuestionnaire } from './job.ts';
 

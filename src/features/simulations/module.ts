@@ -7,6 +7,7 @@ import type { AppContext, Module } from '../../deps.ts';
 import { QUEUE, queueDefinitions } from '../../platform/jobs/queues.ts';
 import { createEngineRegistry } from '../../engines/registry.ts';
 import { memoryFor } from '../memory/index.ts';
+import { PersonaCache } from '../profile/index.ts';
 import { simulationRoutes } from './routes.ts';
 import { runSimulationJob, type RunServices, type SimulationJob } from './run.ts';
 import { staleLimits } from './service.ts';
@@ -23,7 +24,7 @@ const services = new WeakMap<AppContext, RunServices>();
 function servicesFor(ctx: AppContext): RunServices {
   let s = services.get(ctx);
   if (!s) {
-    s = { db: ctx.db, queue: ctx.queue, config: ctx.config, engines: createEngineRegistry(ctx.config.llm, ctx.config.defaultModel), memory: memoryFor(ctx), personas: memoryFor(ctx).personas };
+    s = { db: ctx.db, queue: ctx.queue, config: ctx.config, engines: createEngineRegistry(ctx.config.llm, ctx.config.defaultModel), memory: memoryFor(ctx), personas: new PersonaCache() };
     services.set(ctx, s);
   }
   return s;

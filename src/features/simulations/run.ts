@@ -17,8 +17,9 @@ import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../../
 import { LlmEngineError } from '../../engines/llm/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../../engines/types.ts';
 import { VERSION } from '../../platform/version.ts';
-import type { EngineRegistry } from '../../engines/registry.ts';
-import { loadMindScope, recall, rerankersFor, retrieveMemory, type Memory, type MindScope, type PersonaCache } from '../memory/index.ts';
+import { UnknownModelError, type EngineRegistry } from '../../engines/registry.ts';
+import { loadMindScope, recall, rerankersFor, retrieveMemory, type Memory, type MindScope } from '../memory/index.ts';
+import { type PersonaCache } from '../profile/index.ts';
 import type { SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';
 
@@ -89,7 +90,7 @@ export async function prepareRun(s: RunServices, caller: Caller, body: SimulateB
     }
   }
   // A conversation keeps its model unless the request names one.
-  const engine = body.selectedSimulationModel !== undefined || !conversation ? s.engines.select(body.selectedSimulationModel) : s.engines.forStored(conversation.model);
+  const engine = body.selectedSimulationModel !== undefined || !conversation ? selectEngine(s.engines, body.selectedSimulationModel) : s.engines.forStored(conversation.model);
   const asOf = conversation ? conversation.asOfSnapshotId : (body.snapshotId ?? null);
   const loaded = await loadMindScope(s.db, caller.organizationId, body.mindId, asOf, s.memory?.embedder.id ?? null);
   if (!loaded) throw notFound('Mind');
@@ -401,4 +402,14 @@ export async function runSimulationJob(s: RunServices, data: SimulationJob, job:
     // A failure already stored on the message is final: do not make pg-boss retry it.
     if (!job.isLastAttempt && !(err instanceof LlmEngineError && PERMANENT.has(err.code))) throw err;
   });
+}
+
+/** The requested engine; an unknown model id is a 400 that lists the choices. */
+function selectEngine(engines: EngineRegistry, requested: string | undefined): SimulationEngine {
+  try {
+    return engines.select(requested);
+  } catch (err) {
+    if (!(err instanceof UnknownModelError)) throw err;
+    throw invalid(`body.selectedSimulationModel ${err.message}`, { field: 'body.selectedSimulationModel', models: err.available });
+  }
 }

@@ -1,5 +1,5 @@
 import type { Module } from '../../deps.ts';
-import { closeParserPool, configureParserPool, warmParserPool } from '../../lib/ingest/index.ts';
+import { closeParserPool, configureParserPool, warmParserPool } from './pool.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE, queueDefinitions } from '../../platform/jobs/queues.ts';
 import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
