@@ -35,7 +35,7 @@ import { extractSearchTerms } from '../src/engines/extractive/index.ts';
 import * as afterEngine from '../src/engines/extractive/index.ts';
 import { rerankEmbedder as afterEmbedder } from '../src/engines/extractive/rerank/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult } from '../src/engines/types.ts';
-import { embedSnapshot, loadMindScope, memoryFor, recall } from '../src/features/memory/index.ts';
+import { embedSnapshot, loadMindScope, recall } from '../src/features/memory/index.ts';
 import { engineInput } from '../src/features/simulations/run.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
@@ -73,7 +73,7 @@ async function buildInputs(answer: Answer, embed: Engine['embed']): Promise<{ in
       analyseTurns(turns.map((t, i) => ({ turnId: `t${i}`, speaker: t.speaker, text: t.text, startMs: null, isMind: t.speaker === MIND }))),
     );
     const mind = (await s.api('POST', '/minds', { name: `Barack Obama (${BANK})` })).body.mind;
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
     let turns = 0;
     for (let i = 0; i < BANK; i++) {

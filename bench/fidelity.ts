@@ -35,7 +35,7 @@ import type { EngineResult } from '../src/engines/types.ts';
 import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
 import { contentStems, words } from '../src/engines/extractive/text.ts';
 import { engineInput } from '../src/features/simulations/run.ts';
-import { embedSnapshot, loadMindScope, memoryFor } from '../src/features/memory/index.ts';
+import { embedSnapshot, loadMindScope } from '../src/features/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
@@ -213,7 +213,7 @@ async function fidelity(cases: Case[]): Promise<{ records: Record[]; times: numb
     };
     // The service's own memory: the embedder, hybrid retrieval (full text + vectors, pgvector on
     // PGlite) and the persona cache, as src/features/simulations/module.ts builds it.
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     const services = { db: s.ctx.db, personas: new PersonaCache(), memory };
     // One analysis per whole conversation and person, reused by every mind that remembers it.
     const analyses = new Map<string, AnalysisResult>();

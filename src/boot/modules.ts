@@ -2,7 +2,7 @@
  * The feature modules of the service. `serve` mounts their routes and (by default) runs their
  * workers; `worker` runs only their workers.
  */
-import type { AppContext, Module } from '../deps.ts';
+import type { Deps, Module } from '../deps.ts';
 import { mcpModule } from '../clients/mcp/module.ts';
 import { memoryModule } from '../features/memory/index.ts';
 import { questionnaireModule } from '../features/questionnaire/index.ts';
@@ -14,7 +14,7 @@ export async function loadModules(): Promise<Module[]> {
   return [snapshotsModule, memoryModule, questionnaireModule, simulationsModule, webModule, mcpModule];
 }
 
-export async function initModules(ctx: AppContext): Promise<Module[]> {
+export async function initModules(ctx: Deps): Promise<Module[]> {
   const modules = await loadModules();
   for (const m of modules) await m.init?.(ctx);
   for (const m of modules) if (m.on) ctx.events.subscribe(m.on(ctx));

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { initModules } from './modules.ts';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../deps.ts';
+import type { Deps } from '../deps.ts';
 import { acquireLock, updateLockUrl } from '../platform/db/lock.ts';
 import type { IssuedKey } from '../platform/auth/keys.ts';
 import { bootstrapKey, openContext, type OpenContextOptions } from './open.ts';
@@ -26,7 +26,7 @@ export interface ServeOptions extends OpenContextOptions {
 
 export interface RunningServer {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: Deps;
   url: string;
   /** The key created at first start, when one was created. */
   bootstrap: IssuedKey | null;
@@ -114,7 +114,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
  * more: /healthz already answers 503; say so in the log, stop (requests in flight get 503s), and
  * exit non-zero — never an endless stream of errors from a process that looks alive.
  */
-function watchDatabase(ctx: AppContext, app: () => FastifyInstance | null, stop: () => Promise<void>, onFailure?: (err: Error) => void): void {
+function watchDatabase(ctx: Deps, app: () => FastifyInstance | null, stop: () => Promise<void>, onFailure?: (err: Error) => void): void {
   ctx.database.onFailure((err) => {
     const log = app()?.log;
     const message = 'the embedded database failed and cannot run queries any more: stopping; restart the service (the data written before the failure is kept)';
@@ -129,7 +129,7 @@ function watchDatabase(ctx: AppContext, app: () => FastifyInstance | null, stop:
 }
 
 /** `mindprint worker`: the job workers of every module, without HTTP. */
-export async function runWorker(config: Config): Promise<{ ctx: AppContext; stop(): Promise<void> }> {
+export async function runWorker(config: Config): Promise<{ ctx: Deps; stop(): Promise<void> }> {
   const ctx = await openContext(config, { readCaches: false });
   const modules = await initModules(ctx);
   for (const m of modules) await m.startWorkers?.(ctx);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { LexicalIndex, loadMindScope, Memory, memoryFor, recall, retrieveMemory } from '../../src/features/memory/index.ts';
+import { LexicalIndex, loadMindScope, Memory, recall, retrieveMemory } from '../../src/features/memory/index.ts';
 import { fixtureFile, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -66,7 +66,7 @@ describe('full-text search in process against the database, on the suite databas
   after(() => s?.close());
 
   test('the same turns as the database finds, for real questions; in process by default', async () => {
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     assert.equal(memory.lexicalSearch(), 'process');
     const { scope } = (await loadMindScope(s.ctx.db, organizationId, mindId, null))!;
     const index = (await memory.lexicalIndex(scope))!;
@@ -97,7 +97,7 @@ describe('full-text search in process against the database, on the suite databas
   });
 
   test('the index follows the scope: a new snapshot is searched at once, "as of" the first one it is not', async () => {
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     const res = await upload(s, mindId, { file: { bytes: 'Interviewer: What about zeppelins?\nBarack H Obama: Zeppelins are the future of quiet travel.\n', name: 'later.txt' }, mindsetDate: '2013-01-01T00:00:00Z' });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal((await waitForSnapshot(s, mindId, res.body.mindAssessmentId)).status, 'completed');
@@ -120,7 +120,7 @@ describe('full-text search in process against the database, on the suite databas
   });
 
   test('over the size limit of auto, or configured so, the database searches; "process" ignores the limit', async () => {
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     const scope = (await loadMindScope(s.ctx.db, organizationId, mindId, null))!.scope;
     const small = new Memory(s.ctx.database, memory.embedder, 'auto', 'auto', 10);
     assert.equal(await small.lexicalIndex(scope), null);

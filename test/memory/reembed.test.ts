@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { embedSnapshot, loadMindScope, memoryFor, recall } from '../../src/features/memory/index.ts';
+import { embedSnapshot, loadMindScope, recall } from '../../src/features/memory/index.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../fakes/openai-compatible-server.ts';
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';
 import { rows } from '../snapshots/support.ts';
@@ -49,7 +49,7 @@ before(async () => {
   mindId = mind.id;
   organizationId = mind.organizationId;
   const { snapshotId } = await seedSnapshot(first.ctx.db, { organizationId, mindId, mind: MIND, turns: readDebate('2012-10-03'), mindsetDate: new Date('2012-10-03'), analyse: false });
-  await embedSnapshot(memoryFor(first.ctx), { snapshotId }, job, silent);
+  await embedSnapshot(first.ctx.memory, { snapshotId }, job, silent);
   const state = await waitForIndex(first, (b) => b.status !== 'indexing');
   assert.equal(state.status, 'ready');
   assert.equal(state.embedder.id, 'glove-6b-100d-sif@1');
@@ -78,7 +78,7 @@ test('a service with another embedder re-embeds the memory in the background, th
   assert.equal(r.n, state.turns.total);
   assert.equal(r.fresh, r.n, 'every vector is of the new space');
   // Retrieval now searches the provider's space.
-  const memory = memoryFor(second.ctx);
+  const memory = second.ctx.memory;
   const { scope } = (await loadMindScope(second.ctx.db, organizationId, mindId, null, memory.embedder.id))!;
   const got = await recall(memory, scope, 'How would you create jobs?', [], ['create', 'jobs']);
   assert.equal(got.semanticSkipped, null);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createExtractiveEngine } from '../../src/engines/extractive/index.ts';
 import { shippedModel } from '../../src/engines/extractive/rerank/index.ts';
-import { loadMindScope, memoryFor, rerankersFor, scopeTurns } from '../../src/features/memory/index.ts';
+import { loadMindScope, scopeTurns } from '../../src/features/memory/index.ts';
 import { engineInput } from '../../src/features/simulations/run.ts';
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -39,13 +39,13 @@ describe('per-mind rerankers', () => {
   });
 
   test('the first request starts the adaptation and is answered with the shipped model; later ones get the adapted model', async () => {
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     const scope = await scopeOf();
     const engine = createExtractiveEngine();
     const services = { db: s.ctx.db, personas: new PersonaCache(), memory, config: s.ctx.config };
     const first = await engineInput(services, scope, engine, null, 0, 'What would you do about Medicare?');
     assert.equal(first.reranker, undefined, 'nothing is waited for on the request path');
-    const adapted = await rerankersFor(memory).ready(s.ctx.db, scope);
+    const adapted = await s.ctx.rerankers.ready(s.ctx.db, scope);
     assert.ok(adapted, 'two debates give enough pairs');
     assert.notDeepEqual(adapted.weights, shippedModel().weights);
     const later = await engineInput(services, scope, engine, null, 0, 'What would you do about Medicare?');
@@ -61,8 +61,8 @@ describe('per-mind rerankers', () => {
     await seedSnapshot(s.ctx.db, { organizationId, mindId, mind: 'Barack H Obama', turns: readDebate('2012-10-22'), mindsetDate: new Date('2012-10-22T00:00:00Z'), analyse: false });
     const grown = await scopeOf();
     assert.notEqual(grown.fingerprint, scope.fingerprint);
-    assert.equal(rerankersFor(memory).peek(s.ctx.db, grown), undefined);
-    const again = await rerankersFor(memory).ready(s.ctx.db, grown);
+    assert.equal(s.ctx.rerankers.peek(s.ctx.db, grown), undefined);
+    const again = await s.ctx.rerankers.ready(s.ctx.db, grown);
     assert.ok(again);
     assert.notDeepEqual(again.weights, adapted.weights);
   });

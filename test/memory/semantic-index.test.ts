@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { loadMindScope, memoryFor, recall, retrieveMemory } from '../../src/features/memory/index.ts';
+import { loadMindScope, recall, retrieveMemory } from '../../src/features/memory/index.ts';
 import { fixtureFile, rows, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -72,7 +72,7 @@ for (const mode of onPostgres() ? ['auto'] : ['auto', 'pgvector']) {
 
     test('hybrid retrieval: a question in other words than the turns finds them by meaning, with every score', async () => {
       await waitForIndex(s, mindId);
-      const memory = memoryFor(s.ctx);
+      const memory = s.ctx.memory;
       const { scope } = (await loadMindScope(s.ctx.db, organizationId, mindId, null, memory.embedder.id))!;
       assert.ok(scope.semanticFingerprint, 'the scope knows its embedded snapshots');
       // No word of this message is in a turn about jobs and taxes as written, but the meaning is.
@@ -102,7 +102,7 @@ for (const mode of onPostgres() ? ['auto'] : ['auto', 'pgvector']) {
     });
 
     test('a follow-up is widened by the previous exchange and brings the turns around the last answer', async () => {
-      const memory = memoryFor(s.ctx);
+      const memory = s.ctx.memory;
       const { scope } = (await loadMindScope(s.ctx.db, organizationId, mindId, null, memory.embedder.id))!;
       const first = await recall(memory, scope, 'What would you do about the deficit?', [], ['deficit']);
       const cited = first.memory.find((t) => /deficit/i.test(t.text))!;

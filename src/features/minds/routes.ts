@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { errorResponses, SuccessResponse } from '../../platform/http/schemas.ts';
 import { CreateMindBody, DigitalTwin, ListMindsQuery, Mind, MindParams, SearchMindsQuery, UpdateMindBody } from './schemas.ts';
 import * as minds from './service.ts';
@@ -12,7 +12,7 @@ const serialized = (reply: FastifyReply, body: unknown) => reply.serialize(body)
 /** Sends JSON that is already serialized (a cache hit, or what was just stored). */
 const sendJson = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 
-export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, { ctx }) => {
   const { db } = ctx;
   const tags = ['Minds'];
 

@@ -17,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { AfterCommit } from '../../platform/events/index.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
 import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
@@ -44,7 +44,7 @@ export interface ProcessSnapshotJob {
   snapshotId: string;
 }
 
-export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob, job: JobContext, log: JobLogger = jobLogger(ctx.config)): Promise<void> {
+export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: JobContext, log: JobLogger = jobLogger(ctx.config)): Promise<void> {
   const { db } = ctx;
   const [row] = await db
     .select({ snapshot: snapshots, mindName: minds.name, storageKey: artifacts.storageKey, kind: artifacts.kind })
@@ -115,7 +115,7 @@ export function decideFailure(err: unknown, job: Pick<JobContext, 'retryCount'>,
   return { action: 'fail', reason: `Processing failed: an internal error occurred while ${step} (reference ${reference})`, internal: true };
 }
 
-async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string, parse?: ParseStats): Promise<void> {
+async function onFailure(ctx: Deps, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string, parse?: ParseStats): Promise<void> {
   const reference = randomBytes(4).toString('hex');
   const decision = decideFailure(err, job, step, reference);
   const fields = { reference, snapshotId, jobId: job.id, attempt: job.retryCount + 1, err, parse };
@@ -139,7 +139,7 @@ async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, jo
  * it was read (another attempt completed it), so a completed snapshot never goes back to processing.
  * A snapshot the sweeper failed as lost is taken back (OPEN_FOR_ATTEMPT): its error is cleared.
  */
-async function startAttempt(ctx: AppContext, snapshotId: string): Promise<boolean> {
+async function startAttempt(ctx: Deps, snapshotId: string): Promise<boolean> {
   const started = await ctx.db
     .update(snapshots)
     .set({ status: 'processing', error: null, completedAt: null, startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
@@ -149,7 +149,7 @@ async function startAttempt(ctx: AppContext, snapshotId: string): Promise<boolea
 }
 
 /** Fails the snapshot, unless another attempt of its job has completed it meanwhile: that result stands. */
-async function fail(ctx: AppContext, snapshotId: string, reason: string): Promise<void> {
+async function fail(ctx: Deps, snapshotId: string, reason: string): Promise<void> {
   const [row] = await ctx.db
     .update(snapshots)
     .set({ status: 'failed', error: reason, completedAt: new Date(), updatedAt: new Date() })
@@ -162,7 +162,7 @@ async function fail(ctx: AppContext, snapshotId: string, reason: string): Promis
  * Writes the analysis and completes the snapshot in one transaction. Returns false, having written
  * nothing, when the snapshot was deleted or another attempt of its job already completed it.
  */
-async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, digest: Digest, after: AfterCommit): Promise<boolean> {
+async function store(ctx: Deps, snapshot: typeof snapshots.$inferSelect, digest: Digest, after: AfterCommit): Promise<boolean> {
   const base = { organizationId: snapshot.organizationId, mindId: snapshot.mindId, snapshotId: snapshot.id };
   const { analysis, attribution } = digest;
   return ctx.db.transaction(async (tx) => {
