@@ -42,7 +42,7 @@ describe('per-mind rerankers', () => {
     const memory = s.ctx.memory;
     const scope = await scopeOf();
     const engine = createExtractiveEngine();
-    const services = { db: s.ctx.db, personas: new PersonaCache(), memory, config: s.ctx.config };
+    const services = { db: s.ctx.db, personas: new PersonaCache(), memory, rerankers: s.ctx.rerankers, config: s.ctx.config };
     const first = await engineInput(services, scope, engine, null, 0, 'What would you do about Medicare?');
     assert.equal(first.reranker, undefined, 'nothing is waited for on the request path');
     const adapted = await s.ctx.rerankers.ready(s.ctx.db, scope);
