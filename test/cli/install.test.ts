@@ -68,7 +68,7 @@ test('the packed package runs from its build alone: serve, upload with its own C
   const { stdout } = await npmCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT);
   const [pack] = JSON.parse(stdout.slice(stdout.indexOf('[')));
   const files = new Set((pack.files as { path: string }[]).map((f) => f.path));
-  for (const f of ['bin/mindprint.js', 'dist/main.js', 'dist/ingest/child.js', 'dist/embeddings/models/glove-6b-100d-100k.bin', 'dist/analysis/models/big-five.json', 'drizzle/0000_init.sql', 'drizzle/meta/_journal.json', 'node_modules/@mindprint/client/dist/index.js']) {
+  for (const f of ['bin/mindprint.js', 'dist/main.js', 'dist/features/snapshots/child.js', 'dist/lib/embeddings/models/glove-6b-100d-100k.bin', 'dist/lib/analysis/models/big-five.json', 'drizzle/0000_init.sql', 'drizzle/meta/_journal.json', 'node_modules/@mindprint/client/dist/index.js']) {
     assert.ok(files.has(f), `${f} is in the package`);
   }
   assert.ok(![...files].some((f) => /^(src|test|bench|scripts)\//.test(f)), 'no sources, tests or scripts');

@@ -90,7 +90,7 @@ function parserPids(): number[] {
     .map(Number)
     .filter((pid) => {
       try {
-        return /ingest\/child\.[jt]s/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+        return /snapshots\/child\.[jt]s/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
       } catch {
         return false;
       }

@@ -11,12 +11,12 @@ const tmp = tempDir('launch');
 after(() => tmp.cleanup());
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const INGEST = new URL('../../src/lib/ingest/index.ts', import.meta.url).href;
+const POOL = new URL('../../src/features/snapshots/pool.ts', import.meta.url).href;
 const FILE = fixturePath('documents/docx/meeting.docx');
 
 // A small program that parses one file through the worker pool and prints the speakers.
 const program = `
-import { parseTranscriptFile, closeParserPool } from ${JSON.stringify(INGEST)};
+import { parseTranscriptFile, closeParserPool } from ${JSON.stringify(POOL)};
 const t = await parseTranscriptFile(${JSON.stringify(FILE)}, 'docx');
 await closeParserPool();
 console.log(JSON.stringify(t.turns.map((x) => x.speaker)));
