@@ -12,10 +12,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { MINIMUM } from '../../bin/require-node.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The guard's minimum, read from its source (a plain .js file without types, which must stay importable by old Node). */
+const MINIMUM = /^export const MINIMUM = '(\d+\.\d+\.\d+)';$/m.exec(readFileSync(path.join(ROOT, 'bin/require-node.js'), 'utf8'))![1]!;
 const NEEDS = /^mindprint needs Node\.js 22\.12 or later; this is v\d+\.\d+\.\d+ \(.+\)\. Get it from https:\/\/nodejs\.org\/en\/download \(or `nvm install 22`\), then run the command again\.$/m;
 const STACK = /^\s+at |SyntaxError|Error \[/m;
 
