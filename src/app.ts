@@ -8,12 +8,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { AppContext, Module } from './context.ts';
-import { frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from './http/errors.ts';
 import { jsonBodyParser } from './http/json-body.ts';
 import { componentSchemas, documentRouteSchema } from './http/openapi.ts';
 import { documentPath, operationIdFor } from './http/operation-ids.ts';
 import { namedSchemas } from './http/schemas.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
+import { registerResponseHeaders } from './http/response-headers.ts';
+import { registerUrlChecks } from './http/url-encoding.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { loggerOptions } from './logging.ts';
@@ -43,6 +45,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
     // Signed upload tokens travel in the path; a longer parameter is a 414 URI_TOO_LONG.
     routerOptions: { maxParamLength: MAX_PATH_PARAM_LENGTH },
     frameworkErrors,
+    // Errors of Node's HTTP parser (headers over its limit: 431) answer with our JSON error too.
+    clientErrorHandler,
     // The client address (rate limits on failed authentication) behind proxies: MINDPRINT_TRUST_PROXY.
     // (A number is a hop count, which Fastify takes though its types do not say so.)
     trustProxy: config.trustProxy as boolean,
@@ -57,6 +61,8 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   registerErrorHandling(app);
+  registerResponseHeaders(app);
+  registerUrlChecks(app);
 
   // Names of the component schemas the operations refer to (./http/openapi.ts), filled as the document is built.
   const usedSchemas = new Set<string>();
@@ -131,7 +137,7 @@ export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<
       // instead of 415). Signed uploads are outside this scope, with their own raw parser.
       api.removeContentTypeParser('text/plain');
       api.removeContentTypeParser('application/json');
-      api.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app));
+      api.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBodyParser(app));
       const limits = await registerRateLimits(api, ctx);
       api.addHook('onRequest', async (req) => {
         req.caller = await limits.authenticate(req);

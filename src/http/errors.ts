@@ -2,9 +2,12 @@
  * Typed errors that services throw, and the one handler that turns any error into the JSON
  * body every client sees: `{ error, message, code }`. No stack traces or SQL ever leave here.
  */
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, pgErrorCode } from '../db/errors.ts';
 import { errorChain, transientKind } from '../jobs/transient.ts';
+import { ERROR_HEADERS } from './response-headers.ts';
+import { patternMessage } from './schemas.ts';
 
 export type ErrorCode =
   | 'VALIDATION_FAILED'
@@ -15,6 +18,8 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'URI_TOO_LONG'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'REQUEST_TIMEOUT'
+  | 'HEADERS_TOO_LARGE'
   | 'RATE_LIMITED'
   | 'UPSTREAM_FAILED'
   | 'UNAVAILABLE'
@@ -30,6 +35,8 @@ export const STATUS: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  REQUEST_TIMEOUT: 408,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UPSTREAM_FAILED: 502,
@@ -45,6 +52,8 @@ const TITLE: Record<ErrorCode, string> = {
   PAYLOAD_TOO_LARGE: 'Payload Too Large',
   URI_TOO_LONG: 'URI Too Long',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported Media Type',
+  REQUEST_TIMEOUT: 'Request Timeout',
+  HEADERS_TOO_LARGE: 'Request Header Fields Too Large',
   RATE_LIMITED: 'Too Many Requests',
   UPSTREAM_FAILED: 'Bad Gateway',
   UNAVAILABLE: 'Service Unavailable',
@@ -104,7 +113,8 @@ function fromFastifyError(err: FastifyError): AppError | null {
     const named = first?.params && ('missingProperty' in first.params ? first.params.missingProperty : 'additionalProperty' in first.params ? first.params.additionalProperty : null);
     const field = named ? `${base}.${String(named)}` : base;
     const allowed = first?.params && 'allowedValues' in first.params && Array.isArray(first.params.allowedValues) ? `: ${first.params.allowedValues.join(', ')}` : '';
-    const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : `${first?.message ?? 'is invalid'}${allowed}`;
+    const described = first?.keyword === 'pattern' ? patternMessage(first.params?.pattern) : undefined;
+    const what = first?.params && 'additionalProperty' in first.params ? 'is not a known field' : (described ?? `${first?.message ?? 'is invalid'}${allowed}`);
     return invalid(`${field} ${what}`, { field });
   }
   switch (err.code) {
@@ -186,6 +196,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
  * answer with Fastify's own codes (FST_ERR_MAX_PARAM_LENGTH), which are not ours.
  */
 export function frameworkErrors(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  // The router answers before any hook runs: the headers every answer carries are set here.
+  reply.headers(ERROR_HEADERS);
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
     void reply.status(414).send(errorBody('URI_TOO_LONG', `A path parameter is longer than ${MAX_PATH_PARAM_LENGTH} characters`));
     return;
@@ -199,3 +211,38 @@ export function frameworkErrors(err: FastifyError, _request: FastifyRequest, rep
 
 /** The longest path parameter the router accepts: signed upload tokens (documented up to 4,096 characters) travel in the path. */
 export const MAX_PATH_PARAM_LENGTH = 4096;
+
+/** Node's limit on the request line and headers together (`--max-http-header-size`, 16 KB by default). */
+const MAX_HEADER_KB = 16;
+
+/**
+ * Errors Node's HTTP parser raises before there is a request for Fastify to route (the server's
+ * `clientError`, Fastify's `clientErrorHandler` option): headers or a URL over Node's limit, a
+ * request not received within the request timeout, bytes that are not HTTP. Fastify's default
+ * answers these with its own body (`statusCode`, no `code`); they get ours, with the headers
+ * every response carries (./response-headers.ts), and the connection is closed as Node does.
+ */
+export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has nobody left to answer.
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [code, message]: [ErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ['HEADERS_TOO_LARGE', `The request line and headers together are larger than ${MAX_HEADER_KB} KB: send a shorter URL (move long values into a JSON body) or fewer, shorter headers`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['REQUEST_TIMEOUT', 'The request was not received in full within the time allowed; send it again']
+        : err.code === 'HPE_INVALID_URL'
+          ? ['VALIDATION_FAILED', 'The URL has characters a URL cannot have (raw bytes over 0x7F, spaces, controls): percent-encode them as UTF-8 (é is %C3%A9)']
+          : ['VALIDATION_FAILED', 'The request is not well-formed HTTP/1.1'];
+  this.log.debug({ err: err.message, code: err.code }, 'client error');
+  // Only when no response is under way on this connection (a keep-alive request already answering).
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
+    const body = JSON.stringify(errorBody(code, message));
+    socket.write(
+      `HTTP/1.1 ${STATUS[code]} ${TITLE[code]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        Object.entries(ERROR_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}

@@ -2,6 +2,7 @@
  * The API's JSON body parser. Before anything reaches a service or a database it refuses, naming
  * the problem:
  *
+ * - bytes that are not UTF-8 (they would otherwise be decoded to U+FFFD and stored as such);
  * - bodies nested deeper than MAX_JSON_DEPTH objects/arrays, found by an iterative scan of the
  *   text before it is parsed (a deep body would otherwise overflow a recursive walk somewhere
  *   later: the validator, `JSON.stringify`, or the embedded database's jsonb parser, whose WASM
@@ -12,6 +13,7 @@
  *   refuses those with the same "not valid JSON" error as a syntax error; that misleads a client
  *   whose JSON is fine, so the key is named.
  */
+import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './errors.ts';
 
@@ -97,8 +99,13 @@ export function jsonBodyParser(app: FastifyInstance) {
   return (req: FastifyRequest, body: string | Buffer, done: Done) => {
     // An empty JSON body is no body (curl -X POST with only a content-type, a DELETE from a client
     // that always sends one): routes whose body is all optional accept it, others answer 400.
-    if (body === '') return done(null, undefined);
-    const text = body as string;
+    if (body.length === 0) return done(null, undefined);
+    // Read as bytes (parseAs: 'buffer'): decoding them as a string would turn bytes that are not
+    // UTF-8 into U+FFFD silently, and store that instead of what the client meant.
+    if (typeof body !== 'string' && !isUtf8(body)) {
+      return done(new AppError('VALIDATION_FAILED', 'The JSON body is not valid UTF-8: send JSON encoded as UTF-8 (RFC 8259)', { field: 'body' }));
+    }
+    const text = typeof body === 'string' ? body : body.toString('utf8');
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
       return done(new AppError('VALIDATION_FAILED', `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels; send a flatter body`, { field: 'body' }));
     }

@@ -87,6 +87,7 @@ const ERROR_STATUSES: Record<number, { description: string; headers?: Record<str
   404: { description: "NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too)" },
   409: { description: 'CONFLICT: the resource is in a state that does not allow this now (the message says which)' },
   413: { description: 'PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files)' },
+  408: { description: 'REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed' },
   414: { description: 'URI_TOO_LONG: a path parameter is longer than 4,096 characters' },
   415: { description: 'UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`)' },
   429: {
@@ -98,6 +99,7 @@ const ERROR_STATUSES: Record<number, { description: string; headers?: Record<str
       'RateLimit-Reset': SECONDS_HEADER('Seconds until the window resets'),
     },
   },
+  431: { description: "HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed" },
   502: { description: 'UPSTREAM_FAILED: the LLM provider failed; the body carries `engineCode`, `simulationId` and `messageId`' },
   503: {
     description: 'UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds',
@@ -140,7 +142,8 @@ export function documentRouteSchema(schema: Record<string, any>, opts: DocumentO
   }
   if (out.response) {
     const responses: Record<string, unknown> = {};
-    const extra = opts.underApi ? frameworkStatuses(opts.method, opts.path) : [];
+    // Node's HTTP parser answers 408 and 431 for any request, before it reaches a route (./errors.ts, clientErrorHandler).
+    const extra = [...(opts.underApi ? frameworkStatuses(opts.method, opts.path) : []), 408, 431];
     const statuses = [...new Set([...Object.keys(out.response).map(Number), ...extra])].sort((a, b) => a - b);
     for (const status of statuses) {
       const r = out.response[status];

@@ -44,6 +44,17 @@ export const Nullable = <T extends TSchema>(schema: T) => {
 };
 
 
+/** Messages for `pattern`s whose regular expression would tell a client little (./errors.ts words the 400 with them). */
+const patternMessages = new Map<string, string>();
+
+/** A `pattern` whose failure reads `<field> <message>` rather than `must match pattern "…"`. */
+export function describedPattern(pattern: string, message: string): string {
+  patternMessages.set(pattern, message);
+  return pattern;
+}
+
+export const patternMessage = (pattern: unknown): string | undefined => (typeof pattern === 'string' ? patternMessages.get(pattern) : undefined);
+
 export const Uuid = Type.String({ format: 'uuid', example: '6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11' });
 export const Timestamp = Type.String({ format: 'date-time', example: '2026-11-22T13:00:00.000Z' });
 
@@ -53,7 +64,7 @@ export const ErrorResponse = named('Error', Type.Object(
     message: Type.String({ description: 'What went wrong; for 400 it names the field', example: 'body.name must NOT have fewer than 1 characters' }),
     code: Type.String({
       description: 'Machine-readable code',
-      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'URI_TOO_LONG', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'UNAVAILABLE', 'INTERNAL'],
+      enum: ['VALIDATION_FAILED', 'AUTH_FAILED', 'NOT_FOUND', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'URI_TOO_LONG', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE', 'RATE_LIMITED', 'UPSTREAM_FAILED', 'UNAVAILABLE', 'INTERNAL'],
       example: 'VALIDATION_FAILED',
     }),
   },

@@ -4,8 +4,11 @@
  * without its job or a job without its row. A worker that dies mid-job loses its lease when the
  * job expires, and the job runs again.
  */
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import { positionalSql, rowsOf, type Database, type Db } from '../db/client.ts';
+import { transientKind } from './transient.ts';
 
 export interface JobContext {
   id: string;
@@ -73,10 +76,76 @@ export interface QueueOptions {
   maintenanceIntervalSeconds?: number;
 }
 
+/**
+ * The statements with which pg-boss's worker loop settles a job its handler ran (manager.js,
+ * watch(): `this.complete(…)` / `this.fail(…)`). pg-boss 10.4.2, the last 10.x, runs them without
+ * awaiting or catching them (fixed only in 11, a major upgrade with a schema migration), so one
+ * that fails is an unhandled rejection and Node exits: PostgreSQL restarting (57P01 'terminating
+ * connection due to administrator command') killed `serve` and `mindprint worker` mid-job
+ * (issue 21). Our executeSql adapter is where that rejection arises, so it is contained there,
+ * for these two statements only; every other statement's errors reach its caller as before.
+ */
+const pgBossPlans = createRequire(import.meta.url)('pg-boss/src/plans.js') as { completeJobs(schema: string): string; failJobsById(schema: string): string };
+const SETTLE_STATEMENTS = new Map([
+  [pgBossPlans.completeJobs(PGBOSS_SCHEMA), 'complete'],
+  [pgBossPlans.failJobsById(PGBOSS_SCHEMA), 'fail'],
+] as const);
+/** How long settling a job of pg-boss's own queues (no QueueDefinition) is retried. */
+const INTERNAL_SETTLE_SECONDS = 60;
+
+/**
+ * Runs a statement settling a job (SETTLE_STATEMENTS) so that it never rejects. A transient
+ * failure (the database restarting or unreachable: jobs/transient.ts) is retried, backing off
+ * from 0.5 s to 5 s, for as long as the job's attempt would be held anyway (its queue's
+ * expireInSeconds): once the database is back the job is completed, or failed and so retried at
+ * once, without waiting for its attempt to expire. Past that, or on any other error, it gives up
+ * with a warning and the job stays active until pg-boss expires it and retries it: every handler
+ * is idempotent (the snapshot pipeline stores a result once), so a run whose outcome was not
+ * recorded only costs another run. Settling later could only settle another attempt of the job.
+ */
+async function settleJob(
+  run: () => Promise<{ rows: any[] }>,
+  what: 'complete' | 'fail',
+  values: unknown[],
+  expiry: (queue: string) => number | undefined,
+  stopped: () => boolean,
+): Promise<{ rows: any[] }> {
+  const [queue, ids] = values as [string, string[]];
+  const deadline = Date.now() + (expiry(queue) ?? INTERNAL_SETTLE_SECONDS) * 1000;
+  let told = false;
+  for (let delay = 500; ; delay = Math.min(delay * 2, 5_000)) {
+    try {
+      const result = await run();
+      if (told) process.emitWarning(`job queue: recorded ${what} of ${queue} job ${ids.join(', ')} once the database was back`);
+      return result;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const retry = transientKind(err) !== null && !stopped() && Date.now() + delay < deadline;
+      if (!retry) {
+        process.emitWarning(`job queue: could not record ${what} of ${queue} job ${ids.join(', ')} (${message}); it runs again once its attempt expires`);
+        return { rows: [{ count: 0 }] };
+      }
+      if (!told) process.emitWarning(`job queue: cannot record ${what} of ${queue} job ${ids.join(', ')} yet (${message}); retrying until the database is back`);
+      told = true;
+      await sleep(delay);
+    }
+  }
+}
+
 export async function startQueue(database: Database, opts: QueueOptions): Promise<JobQueue> {
+  const expiries = new Map(opts.queues.map((q) => [q.name, q.expireInSeconds]));
+  /** Set once stop() returns: handlers still running then were released by pg-boss's shutdown. */
+  let released = false;
+  /** Set when stop() begins: settling no longer waits for the database (shutdown must not hang on it). */
+  let stopping = false;
+  const executeSql = (text: string, values: unknown[]) => {
+    const settle = SETTLE_STATEMENTS.get(text);
+    if (settle) return settleJob(() => database.execute(text, values), settle, values, (q) => expiries.get(q), () => stopping);
+    return database.execute(text, values);
+  };
   // pg-boss runs its SQL through our connection (pool or PGlite), so it needs no second pool.
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => database.execute(text, values) },
+    db: { executeSql },
     schema: PGBOSS_SCHEMA,
     supervise: true,
     maintenanceIntervalSeconds: opts.maintenanceIntervalSeconds ?? 30,
@@ -95,8 +164,6 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
   const workerIds = new Map<string, string[]>();
   const polling = opts.pollingIntervalSeconds ?? 1;
   const repeaters: (() => Promise<void>)[] = [];
-  /** Set once stop() returns: handlers still running then were released by pg-boss's shutdown. */
-  let released = false;
 
   return {
     async send(tx, queue, data, { owner } = {}) {
@@ -163,6 +230,7 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
       });
     },
     async stop({ graceful = true, timeoutMs = 30_000 } = {}) {
+      stopping = true;
       await Promise.all(repeaters.splice(0).map((stop) => stop()));
       await boss.stop({ graceful, timeout: timeoutMs, wait: true, close: false });
       released = true;

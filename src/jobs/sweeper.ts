@@ -1,31 +1,41 @@
 /**
- * What sweepers of lost work share: how long every attempt of a job can take at most, and which
- * rows still have a live job. A row whose job is no longer live (its attempts all failed or
- * expired, e.g. its worker was killed on the last attempt) will never be finished by a handler,
- * so a sweeper must settle it.
+ * What sweepers of lost work share: which rows still have a job that may run. A row whose job is
+ * in a final state (its attempts all failed or expired, e.g. its worker was killed on the last
+ * attempt; cancelled; completed without the handler finishing the row) or gone (archived,
+ * deleted) will never be finished by a handler, so a sweeper must settle it. A row whose job may
+ * still run is never settled by a sweeper, however long it has waited: the job decides (a queue
+ * whose workers are all down for an hour still runs the job once one starts; issue 21 found rows
+ * failed by a wall-clock budget whose job then ran and completed).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client.ts';
-import { PGBOSS_SCHEMA, type QueueDefinition } from './queue.ts';
+import { PGBOSS_SCHEMA } from './queue.ts';
+
+/** pg-boss's job states, and whether a handler may still run for a job in each (a job absent from pgboss.job may not). */
+export const JOB_STATE_MAY_RUN = {
+  created: true,
+  retry: true,
+  active: true,
+  completed: false,
+  cancelled: false,
+  failed: false,
+} as const satisfies Record<string, boolean>;
+
+/** The states of JOB_STATE_MAY_RUN that may run, as SQL literals (constants: compared with the enum column as written, so its indexes serve). */
+const MAY_RUN = sql.raw(
+  Object.entries(JOB_STATE_MAY_RUN)
+    .filter(([, live]) => live)
+    .map(([state]) => `'${state}'`)
+    .join(', '),
+);
 
 /**
- * The longest a job can take from its first start to its last attempt's expiry: every attempt
- * may run until it expires and wait one maintenance interval to be found expired, and pg-boss
- * waits up to retryDelay × 2^(n+1) (backoff with jitter) before retry n+1.
- */
-export function attemptsBudgetSeconds(def: QueueDefinition, maintenanceSeconds: number): number {
-  let backoff = 0;
-  for (let n = 0; n < def.retryLimit; n++) backoff += def.retryDelaySeconds * 2 ** (n + 1);
-  return (def.retryLimit + 1) * (def.expireInSeconds + maintenanceSeconds) + backoff;
-}
-
-/**
- * `select <data key> from pgboss.job` for the jobs of `queue` that may still run (created,
- * waiting to retry, or active): a row whose id is not among them has no handler coming.
+ * `select <data key> from pgboss.job` for the jobs of `queue` that may still run
+ * (JOB_STATE_MAY_RUN): a row whose id is not among them has no handler coming.
  */
 export function liveJobKeys(queue: string, dataKey: string): SQL {
   return sql`select j.data->>${dataKey} from ${sql.identifier(PGBOSS_SCHEMA)}.job j
-    where j.name = ${queue} and j.state in ('created', 'retry', 'active') and j.data->>${dataKey} is not null`;
+    where j.name = ${queue} and j.state in (${MAY_RUN}) and j.data->>${dataKey} is not null`;
 }
 
 /**

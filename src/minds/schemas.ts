@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
+import { describedPattern, Nullable, Timestamp, Uuid, named } from '../http/schemas.ts';
 import { Tag, TagNames } from '../tags/schemas.ts';
 
 export const Mind = named('Mind', Type.Object({
@@ -34,7 +34,14 @@ export type DigitalTwin = Static<typeof DigitalTwin>;
 
 const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', example: 'Ada Lovelace' });
 const Email = Nullable(Type.String({ format: 'email', maxLength: 320, example: 'ada@example.com' }));
-const ImageUrl = Nullable(Type.String({ format: 'uri', maxLength: 2048, example: 'https://example.com/ada.png' }));
+/**
+ * A picture clients put in an <img>: an http(s) URL, or an inline data:image/ URL (the dashboard's
+ * CSP allows data: images; users' generated pictures are such URLs). Any other scheme
+ * (`javascript:`, `file:`, …) is refused: a client that renders the value as a link would run or
+ * open it. Schemes are case-insensitive (RFC 3986), hence the character classes.
+ */
+const IMAGE_URL_PATTERN = describedPattern('^(?:[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]|[Dd][Aa][Tt][Aa]:[Ii][Mm][Aa][Gg][Ee]/)', 'must be an http(s):// URL or a data:image/ URL');
+const ImageUrl = Nullable(Type.String({ format: 'uri', pattern: IMAGE_URL_PATTERN, maxLength: 2048, description: 'An http(s) URL or a data:image/ URL', example: 'https://example.com/ada.png' }));
 const SocialMedia = Nullable(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 50 }));
 
 export const CreateMindBody = named('CreateMindRequest', Type.Object(

@@ -107,9 +107,10 @@ export async function runQuestionnaire(ctx: AppContext, data: QuestionnaireJob, 
           log.warn({ ...fields, err }, 'questionnaire: the LLM provider failed; the job will be retried');
           throw err;
         }
-        // The message names the endpoint and model and never the key (errors.ts scrubs it).
+        // The log has the detail (endpoint and model, never the key: errors.ts scrubs it); the
+        // rows, which callers read, the public message without the provider's internal URL.
         log.error({ ...fields, err }, 'questionnaire: not administered');
-        rows = notAdministeredRows(inst, err.message);
+        rows = notAdministeredRows(inst, err.publicMessage);
       } else {
         if (transientKind(err) && !job.isLastAttempt) throw err;
         log.error({ ...fields, err }, 'questionnaire: failed');

@@ -207,7 +207,8 @@ function rankForLlm(memory: MemoryTurn[], message: string, history: Conversation
 }
 
 export function runErrorOf(err: unknown): RunError {
-  if (err instanceof LlmEngineError) return { code: err.code, message: err.message };
+  // The public message: the detailed one names the provider's (internal) endpoint; it goes to the log (executeRun).
+  if (err instanceof LlmEngineError) return { code: err.code, message: err.publicMessage };
   if (err instanceof Error && err.name === 'AbortError') return { code: 'aborted', message: 'The simulation was cancelled before the answer was complete' };
   return { code: 'internal', message: 'The simulation failed on our side' };
 }
@@ -306,6 +307,8 @@ export async function executeRun(
     if (opts.retryable?.(err)) throw err;
     const error = runErrorOf(err);
     if (error.code === 'internal') s.log?.error({ err, messageId: ids.messageId }, 'simulation failed');
+    // Callers are told what failed, not where the provider is: the operator's detail is logged here.
+    else if (err instanceof LlmEngineError && err.code !== 'aborted') s.log?.error({ engineCode: err.code, providerStatus: err.providerStatus, detail: err.message, messageId: ids.messageId }, 'simulation failed: LLM provider');
     await partial?.flush();
     await finish(s.db, ids.messageId, { error, partial: partial?.text(), model: engine.id }).catch((e: unknown) =>
       s.log?.error({ err: e, messageId: ids.messageId }, 'could not mark simulation message failed'),
@@ -353,7 +356,7 @@ export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memo
 /** A failed run as the HTTP error of a synchronous POST /simulate. */
 export function httpErrorOf(err: unknown, ids: RunIds): AppError | unknown {
   if (err instanceof LlmEngineError) {
-    return new AppError('UPSTREAM_FAILED', err.message, { engineCode: err.code, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
+    return new AppError('UPSTREAM_FAILED', err.publicMessage, { engineCode: err.code, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
   }
   return err;
 }

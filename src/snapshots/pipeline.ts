@@ -7,9 +7,16 @@
  * that finds the snapshot completed writes nothing.
  * Only failures known to pass are retried (decideFailure); a snapshot whose every attempt was
  * lost with its worker is failed by the sweeper (sweeper.ts).
+ *
+ * The job decides the snapshot's outcome. The sweeper's "lost" is only an inference (no attempt
+ * can run any more), so if one runs after all — a handler pg-boss gave up on that was still
+ * running, or a job retried by hand — it takes the snapshot back and its result stands
+ * (OPEN_FOR_ATTEMPT); and an attempt that computed a result stores it whatever failed the
+ * snapshot meanwhile (store). No new attempt starts on a failure the pipeline itself decided, and
+ * a completed snapshot is never failed or processed again.
  */
 import { randomBytes } from 'node:crypto';
-import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../db/schema.ts';
 import { digestTranscriptFile, ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseStats } from '../ingest/index.ts';
@@ -22,6 +29,14 @@ import { describeTransient, transientKind } from '../jobs/transient.ts';
 import { queueQuestionnaire } from '../questionnaire/job.ts';
 import { ArtifactNotFoundError } from '../storage/index.ts';
 import type { Digest } from './digest.ts';
+import { LOST_REASON } from './sweeper.ts';
+
+/**
+ * Which snapshots an attempt of their job may (still) process and store: open ones, and ones the
+ * sweeper failed as lost (it failed them because it saw no attempt coming, and here one is).
+ */
+const OPEN_FOR_ATTEMPT = or(inArray(snapshots.status, ['pending', 'processing']), and(eq(snapshots.status, 'failed'), eq(snapshots.error, LOST_REASON)));
+const openForAttempt = (s: { status: string; error: string | null }) => s.status === 'pending' || s.status === 'processing' || (s.status === 'failed' && s.error === LOST_REASON);
 
 /** Rows per INSERT: big transcripts are written in a few statements, not one per turn. */
 const BATCH = 500;
@@ -39,7 +54,7 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
     .innerJoin(artifacts, eq(artifacts.id, snapshots.artifactId))
     .where(eq(snapshots.id, data.snapshotId));
   if (!row) return; // deleted while queued: nothing to do
-  if (row.snapshot.status === 'completed' || row.snapshot.status === 'failed') return;
+  if (!openForAttempt(row.snapshot)) return;
   const finishedElsewhere = () => log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1 }, 'snapshot no longer open (another attempt of its job finished it, or it was deleted); nothing stored');
   if (!(await startAttempt(ctx, data.snapshotId))) return finishedElsewhere();
 
@@ -123,12 +138,13 @@ async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, jo
 /**
  * Counts an attempt and marks the snapshot processing; false when it was deleted or finished since
  * it was read (another attempt completed it), so a completed snapshot never goes back to processing.
+ * A snapshot the sweeper failed as lost is taken back (OPEN_FOR_ATTEMPT): its error is cleared.
  */
 async function startAttempt(ctx: AppContext, snapshotId: string): Promise<boolean> {
   const started = await ctx.db
     .update(snapshots)
-    .set({ status: 'processing', startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
-    .where(and(eq(snapshots.id, snapshotId), inArray(snapshots.status, ['pending', 'processing'])))
+    .set({ status: 'processing', error: null, completedAt: null, startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
+    .where(and(eq(snapshots.id, snapshotId), OPEN_FOR_ATTEMPT))
     .returning({ id: snapshots.id });
   return started.length > 0;
 }
@@ -153,7 +169,8 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
   return ctx.db.transaction(async (tx) => {
     // The row lock serialises concurrent attempts: a second one waits here until the first commits,
     // then reads 'completed' and leaves its turns alone, instead of both deleting (nothing yet
-    // committed) and both inserting a full set.
+    // committed) and both inserting a full set. A snapshot failed meanwhile (the sweeper's "lost",
+    // another attempt's last-attempt failure) is stored over: a result, once computed, stands.
     const [current] = await tx.select({ status: snapshots.status }).from(snapshots).where(eq(snapshots.id, snapshot.id)).for('update');
     if (!current || current.status === 'completed') return false;
     // Whatever an interrupted earlier attempt wrote is replaced, not duplicated.

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
+import { publicBaseUrl } from '../http/public-url.ts';
 import { ErrorResponse, errorResponses, Uuid } from '../http/schemas.ts';
 import { MindParams } from '../minds/schemas.ts';
 import { mindProfile } from './profile.ts';
@@ -68,10 +69,6 @@ async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.S
     throw malformedMultipart(err, req) ?? err;
   }
   return form;
-}
-
-function publicBaseUrl(req: FastifyRequest, ctx: AppContext): string {
-  return ctx.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
 }
 
 export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -203,7 +200,7 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
       querystring: SignedUrlQuery,
       response: { 200: SignedUrlResponse, ...errorResponses(404) },
     },
-  }, async (req) => service.createSignedUrl(ctx, req.caller, req.params.mindId, req.query, publicBaseUrl(req, ctx)));
+  }, async (req) => service.createSignedUrl(ctx, req.caller, req.params.mindId, req.query, publicBaseUrl(req, ctx.config)));
 }
 
 /** PUT /uploads/:token — outside the bearer-authenticated API: the signed token is the credential. */

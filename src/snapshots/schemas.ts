@@ -265,9 +265,13 @@ export const SnapshotSpeakers = named('SnapshotSpeakers', Type.Object({
   ),
 }));
 
-export const SetSpeakerBody = named('SetSpeakerRequest', Type.Object({
-  speaker: Type.String({ minLength: 1, maxLength: 200, description: 'A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")', example: 'Lenny' }),
-}));
+export const SetSpeakerBody = named('SetSpeakerRequest', Type.Object(
+  {
+    speaker: Type.String({ minLength: 1, maxLength: 200, description: 'A speaker label of the file: matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny")', example: 'Lenny' }),
+  },
+  // Like every other body: a misspelt field is a 400, never silently ignored.
+  { additionalProperties: false },
+));
 
 export const SetSpeakerResponse = named('SpeakerSet', Type.Object({
   message: Type.String(),

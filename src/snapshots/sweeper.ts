@@ -1,9 +1,13 @@
 /**
  * Periodic maintenance of snapshots and their files, run by every process that runs the queue.
  *
- * Snapshots that can never finish: every attempt of their job was lost (the worker was killed, or
- * a SIGTERM's grace period ran out, on the last attempt), so pg-boss failed the job without any
- * handler running to record it. They are marked `failed` with a reason a person can act on.
+ * Snapshots that can never finish: their job will not run again (every attempt was lost: the worker
+ * was killed, or a SIGTERM's grace period ran out, on the last attempt, so pg-boss failed the job
+ * without any handler recording it). They are marked `failed` with a reason a person can act on.
+ * Only the job's state decides (jobs/sweeper.ts JOB_STATE_MAY_RUN), never how long the snapshot
+ * has waited: workers down for longer than all attempts take leave the job waiting, and it runs
+ * once one starts. And if an attempt does finish after all (one that pg-boss gave up on while its
+ * handler still ran), its result wins: the pipeline completes a snapshot this sweeper failed.
  *
  * Artifacts nobody will finish: (a) a signed URL that expired unused, (b) an upload a crash left
  * `uploading`, (c) stored bytes no row owns (a crash between storing a direct upload and
@@ -15,24 +19,19 @@ import { rowsOf } from '../db/client.ts';
 import { artifacts } from '../db/schema.ts';
 import type { JobLogger } from '../jobs/log.ts';
 import type { QueueDefinition } from '../jobs/queue.ts';
-import { attemptsBudgetSeconds, liveJobKeys } from '../jobs/sweeper.ts';
+import { liveJobKeys } from '../jobs/sweeper.ts';
 import { ARTIFACTS_PREFIX, keysOf, parseArtifactKey, SIGNED_URL_SECONDS } from './service.ts';
 
 export const LOST_REASON = 'Processing was interrupted repeatedly (worker lost); upload again';
 
-/**
- * Fails the open snapshots whose job is no longer live, and (a backstop for a queue whose
- * maintenance stopped) those processing for longer than all attempts can take. Returns their ids.
- */
+/** Fails the open snapshots whose job will not run again (finished, failed, cancelled or gone). Returns their ids. */
 export async function sweepLostSnapshots(ctx: AppContext, queue: QueueDefinition, log: JobLogger): Promise<string[]> {
-  const budget = attemptsBudgetSeconds(queue, ctx.config.jobMaintenanceSeconds);
   const rows = rowsOf<{ id: string; organization_id: string; mind_id: string; status: string }>(
     await ctx.db.execute(sql`
       update snapshots s set status = 'failed', error = ${LOST_REASON}, completed_at = now(), updated_at = now()
       from snapshots prior
-      where s.id = prior.id and s.status in ('pending', 'processing') and (
-        s.id::text not in (${liveJobKeys(queue.name, 'snapshotId')})
-        or (s.status = 'processing' and s.started_at < now() - make_interval(secs => ${budget})))
+      where s.id = prior.id and s.status in ('pending', 'processing')
+        and s.id::text not in (${liveJobKeys(queue.name, 'snapshotId')})
       returning s.id, s.organization_id, s.mind_id, prior.status`),
   );
   for (const r of rows) {

@@ -113,6 +113,64 @@ describe('hostile input', () => {
     await s.api('DELETE', `/minds/${mind.id}`);
   });
 
+  test('a JSON body that is not UTF-8 is refused, not stored as U+FFFD; valid UTF-8 (and a BOM-less é) is kept', async () => {
+    const send = (bytes: Buffer, path = '/minds', method = 'POST') =>
+      fetch(`${s.base}${path}`, { method, headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' }, body: new Uint8Array(bytes) }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const json = (prefix: string, bytes: number[], suffix: string) => Buffer.concat([Buffer.from(prefix), Buffer.from(bytes), Buffer.from(suffix)]);
+    // Latin-1 é, a truncated sequence, an overlong "/", a surrogate encoded in UTF-8 (CESU-8), a byte that never occurs.
+    for (const bytes of [[0xe9], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff]]) {
+      const res = await send(json('{"name":"Caf', bytes, ' Latin"}'));
+      assert.equal(res.status, 400, JSON.stringify(bytes));
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+      assert.equal(res.body.field, 'body');
+      assert.match(res.body.message, /not valid UTF-8/);
+    }
+    assert.deepEqual(await mindNames(), [], 'nothing was stored');
+    const ok = await send(json('{"name":"Caf', [0xc3, 0xa9], ' UTF-8"}'));
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.mind.name, 'Café UTF-8');
+    const bad = await send(json('{"name":"Caf', [0xe9], '"}'), `/minds/${ok.body.mind.id}`, 'PUT');
+    assert.equal(bad.status, 400);
+    assert.equal((await s.api('GET', `/minds/${ok.body.mind.id}`)).body.mind.name, 'Café UTF-8');
+    await s.api('DELETE', `/minds/${ok.body.mind.id}`);
+  });
+
+  test('a query string that does not decode as UTF-8 is a 400 naming it; a path that does not decode too', async () => {
+    for (const q of ['%FF', 'caf%E9', '%C3%28', '%ED%A0%80', '%E0%A4%A', '100%', '%zz']) {
+      const res = await s.api('GET', `/minds/search?query=${q}`);
+      assert.equal(res.status, 400, q);
+      assert.equal(res.body.code, 'VALIDATION_FAILED', q);
+      assert.equal(res.body.field, 'querystring', q);
+      assert.match(res.body.message, /^The query string does not decode/, q);
+    }
+    // In a key too, and on routes outside the API.
+    assert.equal((await s.api('GET', '/minds/search?query=a&%FF=1')).status, 400);
+    assert.equal((await fetch(`${s.url}/healthz?x=%FF`)).status, 400);
+    // Well-formed escapes pass: é, an emoji, %25 for "%", + for a space.
+    for (const q of ['caf%C3%A9', '%F0%9F%98%80', '100%25', 'a+b']) assert.equal((await s.api('GET', `/minds/search?query=${q}`)).status, 200, q);
+    // Raw bytes over 0x7F in the request line: Node's HTTP parser refuses them, with our JSON error.
+    const u = new URL(s.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(u.port), u.hostname, () =>
+        socket.end(Buffer.concat([Buffer.from('GET /api/svc/minds/search?query=caf'), Buffer.from([0xc3, 0xa9]), Buffer.from(` HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: Bearer ${s.key}\r\nConnection: close\r\n\r\n`)])),
+      );
+      const chunks: Buffer[] = [];
+      socket.on('data', (c) => chunks.push(c));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    });
+    assert.match(answer, /^HTTP\/1\.1 400 /);
+    const raw = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+    assert.equal(raw.code, 'VALIDATION_FAILED');
+    assert.match(raw.message, /percent-encode/);
+    // Path parameters: the router refuses an escape that does not decode.
+    for (const p of ['%FF', '%C3%28', '%ED%A0%80']) {
+      const res = await s.api('GET', `/minds/${p}`);
+      assert.equal(res.status, 400, p);
+      assert.equal(res.body.code, 'VALIDATION_FAILED', p);
+    }
+  });
+
   test('a path parameter over the router limit is 414 URI_TOO_LONG; up to it the route answers', async () => {
     const long = await s.api('GET', `/minds/${'a'.repeat(5000)}`);
     assert.equal(long.status, 414, JSON.stringify(long.body));

@@ -31,6 +31,21 @@ describe('minds', () => {
     assert.equal(digitalTwin.mindId, mind.id);
   });
 
+  test('imageUrl is an http(s) URL or a data:image/ URL: javascript:, file: and other schemes are a 400', async () => {
+    for (const imageUrl of ['javascript:alert(1)', 'JavaScript:alert(1)', 'file:///etc/passwd', 'ftp://example.com/a.png', 'data:text/html,<script>alert(1)</script>', 'https://', 'http:/example.com/a.png', 'vbscript:msgbox', '//example.com/a.png']) {
+      await assertInvalid(s, 'POST', '/minds', { name: 'Eve', imageUrl }, /^body\.imageUrl must be an http\(s\):\/\/ URL or a data:image\/ URL|^body\.imageUrl must match format "uri"/);
+    }
+    const created = await s.api('POST', '/minds', { name: 'Eve', imageUrl: 'https://example.com/eve.png' });
+    assert.equal(created.status, 200);
+    const id = created.body.mind.id;
+    await assertInvalid(s, 'PUT', `/minds/${id}`, { imageUrl: 'javascript:alert(document.cookie)' }, /^body\.imageUrl must be an http\(s\):\/\/ URL or a data:image\/ URL$/);
+    for (const imageUrl of ['HTTP://example.com/eve.png', 'data:image/png;base64,iVBORw0KGgo=', null]) {
+      const res = await s.api('PUT', `/minds/${id}`, { imageUrl });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.mind.imageUrl, imageUrl);
+    }
+  });
+
   test('tags may be an array, isSelf may be set, and slugs stay unique within the organization', async () => {
     const a = await s.api('POST', '/minds', { name: 'Zoë Brown', tags: ['x', 'X', 'y'], isSelf: true });
     const b = await s.api('POST', '/minds', { name: 'Zoe Brown' });

@@ -77,7 +77,7 @@ test('every operation documents every status the service can answer, errors with
       const statuses = Object.keys(op.responses).map(Number);
       // The success status is the operation's own (200, or 202 for a run queued in the background).
       const success = statuses.find((st) => st >= 200 && st < 300) ?? 200;
-      const expected = path === '/uploads/{token}' ? [200, 400, 403, 413, 414, 503] : [success, 400, 401, 429, 503];
+      const expected = path === '/uploads/{token}' ? [200, 400, 403, 408, 413, 414, 431, 503] : [success, 400, 401, 408, 429, 431, 503];
       if (path !== '/uploads/{token}') {
         if (path.includes('{')) expected.push(404, 414);
         if (method !== 'get') expected.push(413, 415);
@@ -91,7 +91,28 @@ test('every operation documents every status the service can answer, errors with
       for (const status of statuses.filter((s) => s === 429 || s === 503)) assert.ok(op.responses[status].headers['Retry-After'], `${what} ${status} Retry-After`);
     }
   }
-  assert.deepEqual(Object.keys(doc.paths['/simulations/{simulationId}']!.get.responses).sort(), ['200', '400', '401', '403', '404', '414', '429', '503']);
+  assert.deepEqual(Object.keys(doc.paths['/simulations/{simulationId}']!.get.responses).sort(), ['200', '400', '401', '403', '404', '408', '414', '429', '431', '503']);
+});
+
+test('every request body refuses unknown fields (additionalProperties: false), nested objects of fixed shape included', () => {
+  const lax: string[] = [];
+  const check = (schema: any, where: string) => {
+    if (schema?.$ref) return check(doc.components.schemas[schema.$ref.split('/').pop()], where);
+    if (schema?.type === 'object' && schema.properties && schema.additionalProperties !== false) lax.push(where);
+    for (const [name, prop] of Object.entries<any>(schema?.properties ?? {})) check(prop, `${where}.${name}`);
+  };
+  let bodies = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(item).filter(([m]) => METHODS.includes(m))) {
+      for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) {
+        if (type !== 'application/json' && type !== 'multipart/form-data') continue;
+        bodies++;
+        check(media.schema, `${method.toUpperCase()} ${path} body`);
+      }
+    }
+  }
+  assert.ok(bodies >= 9, `${bodies} bodies`);
+  assert.deepEqual(lax, []);
 });
 
 test('the bodies no validator reads are documented: the multipart snapshot upload and the signed upload', () => {

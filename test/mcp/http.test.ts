@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { onPostgres, startTestServer, type TestServer } from '../support/server.ts';
@@ -181,6 +182,35 @@ test('stateless transport: no session id, GET and DELETE are 405, bad JSON-RPC i
   const garbled = await post('{"jsonrpc": "2.0", "id": 3, "method": ', { authorization: `Bearer ${s.key}` });
   assert.equal(garbled.status, 400);
   assert.equal((await garbled.json()).error.code, -32700);
+});
+
+/** A POST to /mcp with a Host of the test's choosing (fetch always sends the URL's own host). */
+function postWithHost(host: string, body: string): Promise<{ status: number; body: any }> {
+  const url = new URL(`${s.url}/mcp`);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${s.key}`, 'mcp-protocol-version': '2025-06-18' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('get_signed_upload_url follows only a Host the server listens on: a poisoned Host gets no URL on another host', async () => {
+  const ask = (host: string) =>
+    postWithHost(host, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_signed_upload_url', arguments: { mindId: built.mindId, fileName: 'a.vtt', contentType: 'text/vtt' } } }));
+  const port = new URL(s.url).port;
+  const poisoned = await ask('attacker.example');
+  assert.equal(poisoned.status, 200);
+  assert.equal(poisoned.body.result.isError, true);
+  const text = poisoned.body.result.content.map((c: { text: string }) => c.text).join('\n');
+  assert.match(text, /MINDPRINT_PUBLIC_URL/);
+  assert.doesNotMatch(JSON.stringify(poisoned.body), /https?:\/\/attacker\.example/);
+  const known = await ask(`localhost:${port}`);
+  assert.equal(known.body.result.isError, undefined, JSON.stringify(known.body));
+  assert.ok(known.body.result.structuredContent.signedUrl.startsWith(`http://localhost:${port}/uploads/`), known.body.result.structuredContent.signedUrl);
 });
 
 test('replicas share nothing but the database: a conversation started on one continues on another', { skip: !onPostgres() && 'needs PostgreSQL (TEST_DATABASE_URL): only one process may open an embedded database' }, async () => {

@@ -184,7 +184,8 @@ test('a provider that refuses the request leaves rows that say why, without the 
   assert.equal(ipip.length, 5);
   for (const r of ipip) {
     assert.equal(r.score, null);
-    assert.match(r.note, /not administered\. The LLM provider at .* rejected the credentials \(HTTP 401\).*MINDPRINT_LLM_API_KEY/);
+    assert.match(r.note, /not administered\. The LLM provider refused the service's credentials \(HTTP 401\); the operator has to check the LLM settings/);
+    assert.ok(!r.note.includes(new URL(fake.baseUrl).host), 'the provider’s (internal) address is for the log only');
     assert.ok(!r.note.includes(fake.apiKey!), 'the key is scrubbed');
   }
   assert.equal(fake.chatRequests().length, 1, 'a refusal is not retried');

@@ -240,3 +240,38 @@ test('unreachable server: clear error', async () => {
   assert.equal(error.code, 'unreachable');
   assert.match(error.message, /Could not reach/);
 });
+
+/** What callers are told (publicMessage) never says where the provider is; the log's message does. */
+function assertNoLocation(error: LlmEngineError): void {
+  const port = new URL(fake.baseUrl).port;
+  for (const leak of [fake.baseUrl, '127.0.0.1', `:${port}`, '/v1']) assert.ok(!error.publicMessage.includes(leak), `${error.code}: ${error.publicMessage}`);
+  assert.ok(error.message.includes(new URL(fake.baseUrl).host), `the detail for the log names the endpoint: ${error.message}`);
+}
+
+test('the caller’s message names neither the provider’s URL nor its address, for every kind of failure', async () => {
+  const cases: [string, () => Promise<LlmEngineError>, RegExp][] = [
+    ['auth', () => rejection(engine({ apiKey: 'sk-wrong-key-that-must-not-leak-123' }).generate(input())), /refused the service's credentials \(HTTP 401\)/],
+    ['not_found', () => rejection(engine({ models: ['no-such-model'] }).generate(input())), /does not know the configured model or endpoint \(HTTP 404\)/],
+    ['provider_unavailable', async () => {
+      fake.setReply(() => ({ error: { status: 502, message: `upstream ${fake.baseUrl} (10.0.0.7:11434) failed` } }));
+      return rejection(engine().generate(input()));
+    }, /^The LLM provider failed \(HTTP 502\); try again later/],
+    ['provider_rejected', async () => {
+      fake.setReply(() => ({ error: { status: 400, message: `context too long for ${fake.baseUrl}/chat/completions on 10.0.0.7:11434 and [fd00::1]:8080 at 12:30:45` } }));
+      return rejection(engine().generate(input()));
+    }, /^The LLM provider rejected the request \(HTTP 400\): context too long for \[url\] on \[address\] and \[address\] at 12:30:45$/],
+  ];
+  for (const [code, run, message] of cases) {
+    const error = await run();
+    assert.equal(error.code, code);
+    assert.match(error.publicMessage, message);
+    assertNoLocation(error);
+  }
+  const gone = await startFakeOpenAiServer();
+  const config = configFor(gone);
+  await gone.close();
+  const unreachable = await rejection(createLlmEngines(config)[0]!.generate(input()));
+  assert.equal(unreachable.code, 'unreachable');
+  assert.equal(unreachable.publicMessage, 'The LLM provider could not be reached; try again later (the server log has the details)');
+  assert.ok(unreachable.message.includes(new URL(gone.baseUrl).host));
+});

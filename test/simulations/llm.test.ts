@@ -109,9 +109,13 @@ test('a provider failure is a 502 naming the stored, failed message', async () =
   assert.equal(res.body.code, 'UPSTREAM_FAILED');
   assert.equal(res.body.engineCode, 'provider_unavailable');
   assert.doesNotMatch(JSON.stringify(res.body), new RegExp(fake.apiKey!));
+  // Callers are not shown where the provider is (its URL is internal): that detail is logged.
+  assert.equal(res.body.message, 'The LLM provider failed (HTTP 503); try again later (the server log has the details)');
+  assert.ok(!JSON.stringify(res.body).includes(new URL(fake.baseUrl).host), JSON.stringify(res.body));
   const message = await waitForMessage(s, res.body.simulationId, res.body.messageId);
   assert.equal(message.status, 'failed');
   assert.equal(message.errors[0].code, 'provider_unavailable');
+  assert.equal(message.errors[0].message, res.body.message);
   assert.equal(message.content, null);
 });
 
@@ -215,6 +219,7 @@ test('background LLM run: a rejected request ends failed with errors', async () 
   assert.equal(message.status, 'failed');
   assert.equal(message.errors[0].code, 'provider_rejected');
   assert.match(message.errors[0].message, /context too long/);
+  assert.ok(!message.errors[0].message.includes(new URL(fake.baseUrl).host), message.errors[0].message);
 });
 
 test('background run whose first attempt is lost (hangs past the job expiry) is retried and completes', async () => {

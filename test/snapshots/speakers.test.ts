@@ -140,6 +140,12 @@ describe('snapshot speakers', () => {
     assert.deepEqual(put.body.candidates, ['Speaker 1', 'Speaker 2']);
     assert.equal((await s.api('PUT', `/minds/${id}/snapshots/${sid}/speaker`, { speaker: '' })).status, 400);
     assert.equal((await s.api('PUT', `/minds/${id}/snapshots/${sid}/speaker`, {})).status, 400);
+    // An unknown field is refused like in every other body, even beside a valid speaker.
+    const extra = await s.api('PUT', `/minds/${id}/snapshots/${sid}/speaker`, { speaker: 'Speaker 2', reprocess: false });
+    assert.equal(extra.status, 400);
+    assert.equal(extra.body.code, 'VALIDATION_FAILED');
+    assert.equal(extra.body.field, 'body.reprocess');
+    assert.match(extra.body.message, /^body\.reprocess is not a known field/);
     assert.equal((await snapshotRow(id, sid)).mindSpeaker, 'Speaker 1', 'nothing changed');
   });
 

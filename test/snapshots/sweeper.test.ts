@@ -1,11 +1,13 @@
 /**
  * The sweeper settles snapshots that no handler will ever finish, on both databases, without
- * touching ones whose job can still run. (workers.test.ts kills real workers on PostgreSQL.)
+ * touching ones whose job can still run, however long they wait; and a job that runs after all
+ * wins over the sweeper's "lost" (issue 21). (workers.test.ts kills real workers on PostgreSQL.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'drizzle-orm';
-import { attemptsBudgetSeconds } from '../../src/jobs/sweeper.ts';
+import { JOB_STATE_MAY_RUN } from '../../src/jobs/sweeper.ts';
+import { processSnapshot } from '../../src/snapshots/pipeline.ts';
 import { LOST_REASON } from '../../src/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { upload } from './support.ts';
@@ -13,10 +15,9 @@ import { upload } from './support.ts';
 const VTT = 'WEBVTT\n\n00:01.000 --> 00:02.000\n<v Grace Hopper>It is easier to ask forgiveness than it is to get permission.\n';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-test('the attempts budget covers every attempt, its detection and the backoff between attempts', () => {
-  // 4 × (300 s expiry + 30 s maintenance) + retry waits of at most 4, 8 and 16 s.
-  assert.equal(attemptsBudgetSeconds({ name: 'q', retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 300 }, 30), 4 * 330 + 28);
-  assert.equal(attemptsBudgetSeconds({ name: 'q', retryLimit: 0, retryDelaySeconds: 2, expireInSeconds: 60 }, 10), 70);
+test('which job states may still run: only these keep a snapshot open', () => {
+  assert.deepEqual(Object.entries(JOB_STATE_MAY_RUN).filter(([, live]) => live).map(([st]) => st), ['created', 'retry', 'active']);
+  assert.deepEqual(Object.entries(JOB_STATE_MAY_RUN).filter(([, live]) => !live).map(([st]) => st), ['completed', 'cancelled', 'failed']);
 });
 
 describe('snapshot sweeper', () => {
@@ -49,14 +50,44 @@ describe('snapshot sweeper', () => {
     assert.equal((await status(queued)).status, 'pending', 'its job can still run');
   });
 
-  test('a snapshot processing for longer than all attempts can take is failed even if its job looks alive', async () => {
-    const stuck = (await upload(s, mind.id, { file: { bytes: VTT, name: 's.vtt' } })).body.mindAssessmentId;
-    await s.ctx.db.execute(sql`update snapshots set status = 'processing', started_at = now() - interval '1 day' where id = ${stuck}`);
-    const recent = (await upload(s, mind.id, { file: { bytes: VTT, name: 'r.vtt' } })).body.mindAssessmentId;
-    await s.ctx.db.execute(sql`update snapshots set status = 'processing', started_at = now() - interval '1 minute' where id = ${recent}`);
-    assert.equal((await until(stuck, 'failed')).error, LOST_REASON);
-    await sleep(2_000);
-    assert.equal((await status(recent)).status, 'processing');
+  const setJob = (id: string, state: string) => s.ctx.db.execute(sql`update pgboss.job set state = ${state}::pgboss.job_state where name = 'snapshot-process' and data->>'snapshotId' = ${id}`);
+
+  test('however long a snapshot has been processing, it is left alone while its job may still run (created, retry, active)', async () => {
+    // Workers down for a day: before issue 21 a wall-clock budget failed these, and then the job ran and completed.
+    const ids: Record<string, string> = {};
+    for (const state of ['created', 'retry', 'active']) {
+      ids[state] = (await upload(s, mind.id, { file: { bytes: VTT, name: `${state}.vtt` } })).body.mindAssessmentId;
+      await s.ctx.db.execute(sql`update snapshots set status = 'processing', attempts = 1, started_at = now() - interval '1 day' where id = ${ids[state]}`);
+      await setJob(ids[state]!, state);
+    }
+    await sleep(2_500); // a few sweeps
+    for (const [state, id] of Object.entries(ids)) assert.equal((await status(id)).status, 'processing', `job ${state}`);
+  });
+
+  test('a snapshot whose job is cancelled, completed without finishing it, or gone is failed with a reason', async () => {
+    const ids: Record<string, string> = {};
+    for (const state of ['cancelled', 'completed', 'gone']) {
+      ids[state] = (await upload(s, mind.id, { file: { bytes: VTT, name: `${state}.vtt` } })).body.mindAssessmentId;
+      if (state === 'gone') await s.ctx.db.execute(sql`delete from pgboss.job where data->>'snapshotId' = ${ids[state]}`);
+      else await setJob(ids[state]!, state);
+    }
+    for (const [state, id] of Object.entries(ids)) assert.deepEqual([(await until(id, 'failed')).status, (await status(id)).error], ['failed', LOST_REASON], `job ${state}`);
+  });
+
+  test('a job that runs after all takes back the snapshot the sweeper failed as lost, and completes it; a failure of its own stands', async () => {
+    const lost = (await upload(s, mind.id, { file: { bytes: VTT, name: 'late.vtt' } })).body.mindAssessmentId;
+    await setJob(lost, 'failed');
+    assert.equal((await until(lost, 'failed')).error, LOST_REASON);
+    // The handler pg-boss gave up on (or a job retried by hand) runs now.
+    const job = { id: 'late', retryCount: 3, retryLimit: 3, isLastAttempt: true };
+    await processSnapshot(s.ctx, { snapshotId: lost }, job);
+    const st = await status(lost);
+    assert.deepEqual([st.status, st.error], ['completed', null]);
+
+    const decided = (await upload(s, mind.id, { file: { bytes: VTT, name: 'decided.vtt' } })).body.mindAssessmentId;
+    await s.ctx.db.execute(sql`update snapshots set status = 'failed', error = 'The file has no speech' where id = ${decided}`);
+    await processSnapshot(s.ctx, { snapshotId: decided }, job);
+    assert.deepEqual([(await status(decided)).status, (await status(decided)).error], ['failed', 'The file has no speech']);
   });
 
   test('finished snapshots are never touched', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -169,6 +170,65 @@ describe('signed upload URLs (local store)', () => {
     await put(theirs.signedUrl, VTT, 'text/vtt');
     const foreign = await upload(s, mind.id, { artifactId: theirs.artifactId });
     assert.equal(foreign.status, 400, 'another organization’s artifact is unknown here');
+  });
+});
+
+/** A GET with a Host of the test's choosing (fetch always sends the URL's own host). */
+function getWithHost(url: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('signed upload URLs and the Host header', () => {
+  let s: TestServer;
+  let mind: any;
+  before(async () => {
+    s = await startTestServer();
+    mind = (await s.api('POST', '/minds', { name: 'Dana Scully' })).body.mind;
+  });
+  after(() => s.close());
+
+  test('without MINDPRINT_PUBLIC_URL a poisoned Host is refused (400 naming the setting) and creates no artifact; a Host the server listens on is used', async () => {
+    const url = `${s.base}/minds/${mind.id}/signed-url?contentType=text/vtt&fileName=a.vtt`;
+    const port = new URL(s.url).port;
+    const count = async () => Number((await rows(s, sql`select count(*)::int as n from artifacts`))[0].n);
+    const before = await count();
+    for (const host of ['attacker.example', `attacker.example:${port}`, `127.0.0.1:${Number(port) + 1}`, `127.0.0.1:${port}@attacker.example`]) {
+      const res = await getWithHost(url, { host, authorization: `Bearer ${s.key}` });
+      assert.equal(res.status, 400, host);
+      assert.equal(res.body.code, 'VALIDATION_FAILED');
+      assert.equal(res.body.field, 'headers.host');
+      assert.match(res.body.message, /MINDPRINT_PUBLIC_URL/);
+      assert.doesNotMatch(JSON.stringify(res.body), /signedUrl/);
+    }
+    // Not taken from X-Forwarded-Host either (MINDPRINT_TRUST_PROXY is off).
+    const forwarded = await getWithHost(url, { host: `127.0.0.1:${port}`, 'x-forwarded-host': 'attacker.example', authorization: `Bearer ${s.key}` });
+    assert.equal(forwarded.status, 200);
+    assert.ok(forwarded.body.signedUrl.startsWith(`http://127.0.0.1:${port}/uploads/`), forwarded.body.signedUrl);
+    const local = await getWithHost(url, { host: `localhost:${port}`, authorization: `Bearer ${s.key}` });
+    assert.equal(local.status, 200);
+    assert.ok(local.body.signedUrl.startsWith(`http://localhost:${port}/uploads/`), local.body.signedUrl);
+    assert.equal(await count(), before + 2, 'only the two good requests created artifacts');
+  });
+
+  test('MINDPRINT_PUBLIC_URL is the URL’s base whatever the Host says', async () => {
+    const other = await startTestServer({ MINDPRINT_PUBLIC_URL: 'https://mindprint.example.org/' });
+    try {
+      const m = (await other.api('POST', '/minds', { name: 'Fox Mulder' })).body.mind;
+      const res = await getWithHost(`${other.base}/minds/${m.id}/signed-url?contentType=text/vtt&fileName=a.vtt`, { host: 'attacker.example', authorization: `Bearer ${other.key}` });
+      assert.equal(res.status, 200);
+      assert.ok(res.body.signedUrl.startsWith('https://mindprint.example.org/uploads/'), res.body.signedUrl);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -744,6 +744,7 @@ export interface components {
             email?: string | null;
             /**
              * Format: uri
+             * @description An http(s) URL or a data:image/ URL
              * @example https://example.com/ada.png
              */
             imageUrl?: string | null;
@@ -815,7 +816,7 @@ export interface components {
              * @example VALIDATION_FAILED
              * @enum {string}
              */
-            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
+            code: "VALIDATION_FAILED" | "AUTH_FAILED" | "NOT_FOUND" | "FORBIDDEN" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "URI_TOO_LONG" | "UNSUPPORTED_MEDIA_TYPE" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "UPSTREAM_FAILED" | "UNAVAILABLE" | "INTERNAL";
             /**
              * @description Short human-readable error title
              * @example Bad Request
@@ -1822,6 +1823,7 @@ export interface components {
             email?: string | null;
             /**
              * Format: uri
+             * @description An http(s) URL or a data:image/ URL
              * @example https://example.com/ada.png
              */
             imageUrl?: string | null;
@@ -1979,6 +1981,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -1990,6 +2001,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,6 +2080,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2089,6 +2118,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2160,6 +2198,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2198,6 +2245,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2320,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -2275,6 +2340,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2339,6 +2413,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2368,6 +2451,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2438,6 +2530,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2458,6 +2559,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2533,6 +2643,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2571,6 +2690,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +2767,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -2677,6 +2814,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2753,6 +2899,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2773,6 +2928,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2841,6 +3005,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2861,6 +3034,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2933,6 +3115,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -2953,6 +3144,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3024,6 +3224,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3044,6 +3253,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3116,6 +3334,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3163,6 +3390,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3235,6 +3471,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3255,6 +3500,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3331,6 +3585,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -3369,6 +3632,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,6 +3712,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3460,6 +3741,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3532,6 +3822,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -3570,6 +3869,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3641,6 +3949,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -3661,6 +3978,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3730,6 +4056,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3777,6 +4112,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3850,6 +4194,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3897,6 +4250,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3966,6 +4328,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -3995,6 +4366,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,6 +4444,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -4084,6 +4473,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,6 +4553,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -4175,6 +4582,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4247,6 +4663,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4285,6 +4710,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4359,6 +4793,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4397,6 +4840,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4461,6 +4913,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -4472,6 +4933,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4531,6 +5001,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -4542,6 +5021,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4622,6 +5110,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4651,6 +5148,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4724,6 +5230,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -4735,6 +5250,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4815,6 +5339,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
                 headers: {
@@ -4835,6 +5368,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4915,6 +5457,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -4953,6 +5504,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5036,6 +5596,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5074,6 +5643,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5154,6 +5732,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5192,6 +5779,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5251,6 +5847,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -5262,6 +5867,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5336,6 +5950,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description CONFLICT: the resource is in a state that does not allow this now (the message says which) */
             409: {
                 headers: {
@@ -5383,6 +6006,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5451,6 +6083,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5489,6 +6130,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +6206,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
             413: {
                 headers: {
@@ -5567,6 +6226,15 @@ export interface operations {
             };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5628,6 +6296,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -5639,6 +6316,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5698,6 +6384,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
             429: {
                 headers: {
@@ -5709,6 +6404,15 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds until a request may be sent again */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -2,7 +2,8 @@
  * Turns whatever the AI SDK throws (HTTP errors, retry exhaustion, unparseable responses,
  * aborts, network failures) into one error type with a stable code and a message an operator
  * can act on. The API key never appears in the message: provider error bodies sometimes echo
- * it, so it is scrubbed from everything we pass on.
+ * it, so it is scrubbed from everything we pass on. The message names the provider's endpoint
+ * and is for the log; callers get `publicMessage`, which does not.
  */
 import {
   APICallError,
@@ -30,12 +31,46 @@ export class LlmEngineError extends Error {
   readonly code: LlmErrorCode;
   /** The provider's HTTP status, when there was one. */
   readonly providerStatus: number | null;
+  /**
+   * What API callers are told (the 502 body, a failed message's `errors`, a questionnaire not
+   * administered): what failed, without the provider's base URL, model name or error text, which
+   * can name internal hosts and addresses. `message` keeps those for the operator's log.
+   */
+  readonly publicMessage: string;
 
-  constructor(code: LlmErrorCode, message: string, providerStatus: number | null = null) {
+  constructor(code: LlmErrorCode, message: string, providerStatus: number | null = null, publicMessage: string = publicMessageOf(code, providerStatus)) {
     super(message);
     this.name = 'LlmEngineError';
     this.code = code;
     this.providerStatus = providerStatus;
+    this.publicMessage = publicMessage;
+  }
+}
+
+const SEE_LOG = 'the server log has the details';
+
+/** The message for callers: the kind of failure and the provider's HTTP status, nothing of where the provider is. */
+export function publicMessageOf(code: LlmErrorCode, status: number | null, reason?: string): string {
+  const http = status === null ? '' : ` (HTTP ${status})`;
+  switch (code) {
+    case 'auth':
+      return `The LLM provider refused the service's credentials${http}; the operator has to check the LLM settings (${SEE_LOG})`;
+    case 'not_found':
+      return `The LLM provider does not know the configured model or endpoint${http}; the operator has to check the LLM settings (${SEE_LOG})`;
+    case 'rate_limited':
+      return `The LLM provider is rate limiting requests${http}; try again later`;
+    case 'provider_unavailable':
+      return `The LLM provider failed${http}; try again later (${SEE_LOG})`;
+    case 'provider_rejected':
+      return reason ? `The LLM provider rejected the request${http}: ${reason}` : `The LLM provider rejected the request${http} (${SEE_LOG})`;
+    case 'unreachable':
+      return `The LLM provider could not be reached; try again later (${SEE_LOG})`;
+    case 'invalid_response':
+      return `The LLM provider returned a response that could not be used${http} (${SEE_LOG})`;
+    case 'timeout':
+      return 'The LLM provider did not finish in the time allowed; try again later';
+    case 'aborted':
+      return 'LLM generation was cancelled';
   }
 }
 
@@ -103,7 +138,9 @@ export function toLlmError(error: unknown, ctx: ErrorContext): LlmEngineError {
     if (status >= 500) {
       return new LlmEngineError('provider_unavailable', `The LLM provider at ${where} failed (HTTP ${status})${after}: ${detail}`, status);
     }
-    return new LlmEngineError('provider_rejected', `The LLM provider at ${where} rejected the request (HTTP ${status}): ${detail}`, status);
+    // Why the provider refused (a context too long, a bad parameter) is the caller's to fix, so
+    // they get it too, with any URL or address in it (the provider's, a proxy's) taken out.
+    return new LlmEngineError('provider_rejected', `The LLM provider at ${where} rejected the request (HTTP ${status}): ${detail}`, status, publicMessageOf('provider_rejected', status, withoutLocations(detail, ctx.endpoint)));
   }
 
   if (
@@ -126,6 +163,25 @@ function providerMessage(error: APICallError): string {
   const message = error.message?.trim();
   if (message) return clip(message);
   return clip(error.responseBody?.trim() || 'no details');
+}
+
+/** `text` without URLs, IP addresses, host:port pairs and the endpoint's host: what a caller may read of a provider's message. */
+export function withoutLocations(text: string, endpoint: string): string {
+  let host = '';
+  try {
+    host = new URL(endpoint).host;
+  } catch {
+    /* not a URL: nothing more to take out */
+  }
+  let out = text
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, '[url]')
+    // IPv6: bracketed, or four or more groups (a time of day has at most three).
+    .replace(/\[[0-9a-f:.]+\](?::\d+)?|\b(?:[0-9a-f]{1,4}:){3,7}[0-9a-f]{1,4}\b/gi, '[address]')
+    .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '[address]')
+    // host:port, the host with a letter in it (12:30 is a time).
+    .replace(/\b[a-z0-9-]*[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*:\d{2,5}\b/gi, '[address]');
+  if (host) out = out.split(host).join('[address]');
+  return out;
 }
 
 function clip(text: string): string {
