@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -67,6 +67,7 @@ describe('mindprint CLI', () => {
       assert.match(r.stderr, /HOST/, host);
       assert.doesNotMatch(r.stderr, NO_STACK, host);
       assert.equal(r.stdout, '', 'no key is printed');
+      assert.deepEqual(await readdir(parent), [], 'HOST is checked before the data directory is made');
     }
     await rm(parent, { recursive: true, force: true });
   });
