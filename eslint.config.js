@@ -27,7 +27,7 @@ export default tseslint.config(
     rules: { 'mindprint/floors': 'error' },
   },
   {
-    files: ['bin/**/*.js'],
+    files: ['bin/**/*.js', 'scripts/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

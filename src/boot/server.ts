@@ -2,6 +2,7 @@
  * `mindprint serve`: the API process. On the embedded database it also runs the job worker,
  * so one command is a complete service.
  */
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { initModules } from './modules.ts';
@@ -55,7 +56,28 @@ function listenError(err: unknown, config: Config): Error {
   return new ListenError(`Cannot listen on ${where} (PORT/HOST): ${(err as Error).message}`);
 }
 
+/**
+ * Fails at once, with the ListenError naming HOST, when HOST does not resolve or is not an address
+ * of this machine: a trial listen on a free port there, closed at once. Only then are the data
+ * directory created and the database opened — seconds of work, and a directory left behind, that
+ * a typo in HOST would otherwise cost before the real listen found it.
+ */
+async function checkHost(config: Config): Promise<void> {
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ host: config.host, port: 0 }, resolve);
+    });
+  } catch (err) {
+    throw listenError(err, config);
+  } finally {
+    if (probe.listening) await new Promise((resolve) => probe.close(resolve));
+  }
+}
+
 export async function serve(config: Config, opts: ServeOptions = {}): Promise<RunningServer> {
+  await checkHost(config);
   const releaseLock = config.databaseUrl || opts.pgliteDump ? async () => {} : await acquireLock(config.dataDir, { role: 'serve' });
   let ctx: Awaited<ReturnType<typeof openContext>> | null = null;
   let app: FastifyInstance | null = null;

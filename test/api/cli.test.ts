@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -60,13 +60,16 @@ describe('mindprint CLI', () => {
   });
 
   test('serve with a bad HOST names HOST and exits 1 without a stack trace', async () => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'mp-cli-host-'));
     for (const host of ['not a host!', 'no-such-host.invalid']) {
-      const r = await cli(['serve'], { HOST: host, PORT: '0', MINDPRINT_DATA_DIR: path.join(os.tmpdir(), 'mp-cli-never-created') });
+      const r = await cli(['serve'], { HOST: host, PORT: '0', MINDPRINT_DATA_DIR: path.join(parent, 'data') });
       assert.equal(r.code, 1, `${host}: ${r.stderr}`);
       assert.match(r.stderr, /HOST/, host);
       assert.doesNotMatch(r.stderr, NO_STACK, host);
       assert.equal(r.stdout, '', 'no key is printed');
+      assert.deepEqual(await readdir(parent), [], 'HOST is checked before the data directory is made');
     }
+    await rm(parent, { recursive: true, force: true });
   });
 
   test('a port in use names PORT and exits 1; no key is created, so the next start prints one that works', async () => {

@@ -156,12 +156,18 @@ test('upload --json prints a summary on stdout (progress on stderr); --speaker p
   assert.deepEqual(speakers.filter((x) => x.isMind).map((x) => x.label), ['Maggie']);
 });
 
-test('an ambiguous mind name and a bad --date are clear errors', async () => {
+test('an ambiguous mind name (its candidates\' ids), a misspelt one (did you mean) and a bad --date are clear errors', async () => {
   await s.api('POST', '/minds', { name: 'Twin Name' });
   await s.api('POST', '/minds', { name: 'Twin Name' });
   const r = await cli(['ask', '--mind', 'Twin Name', 'Hello?']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, new RegExp(`The name "Twin Name" is ambiguous: 2 minds have it \\(${UUID}, ${UUID}\\)`));
+  // A misspelt name, which search (parts of names) does not find: the closest names are offered.
+  const jen = (await s.api('POST', '/minds', { name: 'Jen Abel' })).body.mind.id;
+  const typo = await cli(['ask', '--mind', 'Jen Able', 'Hello?']);
+  assert.equal(typo.code, 1);
+  assert.match(typo.stderr, new RegExp(`No mind is named "Jen Able"; did you mean "Jen Abel" \\(${jen}\\)\\?`), typo.stderr);
+  assert.doesNotMatch(typo.stderr, /Twin Name/, 'only near names');
   const date = await cli(['upload', '--mind', MIND, '--date', 'yesterday', 'river.vtt']);
   assert.equal(date.code, 1);
   assert.match(date.stderr, /--date must be an ISO date/);

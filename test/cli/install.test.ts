@@ -6,6 +6,7 @@
  *   client bundled) lays out as npm would install it, serves from a fresh data dir (migrations,
  *   the dashboard), processes an upload made with its own CLI (parser threads, models) and answers;
  * - `npx mindprint` in the clone and `npm i -g` of the clone give a working `mindprint`.
+ * Builds and packs happen in a copy of the clone (made once), never in the clone the tests run from.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -40,7 +41,7 @@ test('bin/mindprint.js: the build when current, the sources when newer or unbuil
   await mkdir(path.join(pkg, 'bin'), { recursive: true });
   await mkdir(path.join(pkg, 'src/deep'), { recursive: true });
   await mkdir(path.join(pkg, 'dist'));
-  await cp(path.join(ROOT, 'bin/mindprint.js'), path.join(pkg, 'bin/mindprint.js'));
+  for (const f of ['mindprint.js', 'require-node.js']) await cp(path.join(ROOT, 'bin', f), path.join(pkg, 'bin', f));
   await symlink(path.join(ROOT, 'node_modules'), path.join(pkg, 'node_modules'));
   await writeFile(path.join(pkg, 'package.json'), '{ "type": "module" }');
   // An enum: only tsx runs it, so "source" proves the sources ran through tsx.
@@ -63,9 +64,31 @@ test('bin/mindprint.js: the build when current, the sources when newer or unbuil
   await assert.rejects(which(), 'no build and no sources: nothing to run');
 });
 
+/**
+ * A copy of the clone to build and pack in. `npm run build` empties dist/ first, and other test
+ * files (run at the same time) start the CLI from this clone's dist/: building here would pull it
+ * from under them. The copy has everything but dist/ and the tests; its node_modules links to this
+ * clone's packages, except the workspace's client, which links to the copy's own (built there).
+ */
+let copy: string | undefined;
+async function copyOfClone(): Promise<string> {
+  if (copy) return copy;
+  copy = path.join(dir, 'clone');
+  const skip = new Set(['.git', 'node_modules', 'dist', 'test', 'bench'].map((f) => path.join(ROOT, f)));
+  await cp(ROOT, copy, { recursive: true, filter: (from) => !skip.has(from) && path.basename(from) !== 'node_modules' });
+  await mkdir(path.join(copy, 'node_modules/@mindprint'), { recursive: true });
+  for (const entry of readdirSync(path.join(ROOT, 'node_modules'))) {
+    if (entry === '@mindprint' || entry.startsWith('.')) continue;
+    await symlink(path.join(ROOT, 'node_modules', entry), path.join(copy, 'node_modules', entry));
+  }
+  await symlink('../../packages/client', path.join(copy, 'node_modules/@mindprint/client'));
+  return copy;
+}
+
 test('the packed package runs from its build alone: serve, upload with its own CLI, ask', async () => {
-  await npmCommand('npm', ['run', 'build'], ROOT);
-  const { stdout } = await npmCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT);
+  const clone = await copyOfClone();
+  await npmCommand('npm', ['run', 'build'], clone);
+  const { stdout } = await npmCommand('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], clone);
   const [pack] = JSON.parse(stdout.slice(stdout.indexOf('[')));
   const files = new Set((pack.files as { path: string }[]).map((f) => f.path));
   for (const f of ['bin/mindprint.js', 'dist/main.js', 'dist/features/snapshots/child.js', 'dist/lib/embeddings/models/glove-6b-100d-100k.bin', 'dist/lib/analysis/models/big-five.json', 'drizzle/0000_init.sql', 'drizzle/meta/_journal.json', 'node_modules/@mindprint/client/dist/index.js']) {
@@ -121,7 +144,10 @@ test('the packed package runs from its build alone: serve, upload with its own C
 });
 
 test('npx mindprint in the clone and npm i -g of the clone give a working mindprint', async () => {
-  const npx = await npmCommand('npx', ['--no-install', 'mindprint', '--version'], ROOT);
+  // In the copy: npx installs a clone into its cache (~/.npm/_npx) as a link and runs its
+  // `prepare` (the build) the first time; in this clone that would rebuild dist/ under other tests.
+  const clone = await copyOfClone();
+  const npx = await npmCommand('npx', ['--no-install', 'mindprint', '--version'], clone);
   assert.match(npx.stdout.trim(), /^\d+\.\d+\.\d+$/);
 
   const prefix = path.join(dir, 'global');

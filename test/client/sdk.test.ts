@@ -6,7 +6,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { MindprintApiError, MindprintClient, SnapshotWaitError, type SimulateStreamEvent, type SnapshotStatus } from '@mindprint/client';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MindprintApiError, MindprintClient, MindprintConnectionError, SnapshotWaitError, type SimulateStreamEvent, type SnapshotStatus } from '@mindprint/client';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { fixturePath } from '../support/shared-data.ts';
 
@@ -137,4 +139,25 @@ test('error answers become MindprintApiError with the status and code of the bod
   );
   await mp.deleteMind(mind.id);
   await assert.rejects(mp.getMind(mind.id), (err: unknown) => err instanceof MindprintApiError && err.code === 'NOT_FOUND');
+});
+
+test('a refused connection is a MindprintConnectionError naming the URL and the reason, not a bare "fetch failed"', async () => {
+  // A port that was just free: listened on, then closed, so nothing answers there.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  const mp = new MindprintClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: s.key });
+  const err = await mp.listMinds().then(() => null, (e: unknown) => e);
+  assert.ok(err instanceof MindprintConnectionError, String(err));
+  assert.equal(err.url, `http://127.0.0.1:${port}/api/svc/minds`);
+  assert.equal(err.reason, 'ECONNREFUSED');
+  assert.equal(err.message, `could not reach Mindprint at http://127.0.0.1:${port}/api/svc/minds: ECONNREFUSED`);
+  assert.ok(err.cause instanceof TypeError, 'fetch\'s own error is kept');
+
+  // Cancelling stays the caller's AbortError.
+  const cancelled = new MindprintClient({ baseUrl: s.base, apiKey: s.key });
+  const controller = new AbortController();
+  controller.abort();
+  await assert.rejects(cancelled.raw('GET', '/minds', { signal: controller.signal }), (e: unknown) => e instanceof Error && e.name === 'AbortError');
 });

@@ -1,10 +1,13 @@
 /** The embedder and vector-search settings, read by loadConfig with the rest. */
 import assert from 'node:assert/strict';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { GloveSifEmbedder, OpenAiCompatibleEmbedder, createEmbedder } from '../../src/lib/embeddings/index.ts';
 
-const BASE = { MINDPRINT_DATA_DIR: '/tmp/mp-config-test' };
+// Never created (loadConfig only reads settings), but unique per run all the same, like every path of the tests.
+const BASE = { MINDPRINT_DATA_DIR: path.join(os.tmpdir(), `mp-config-test-${process.pid}-${Date.now().toString(36)}`) };
 
 test('offline embedder and automatic vector search by default', () => {
   const c = loadConfig(BASE);

@@ -4,7 +4,9 @@
  * a real server on the embedded database, with the example transcript of examples/. Each step must
  * answer as the README says: a mind is created, the snapshot completes with Obama as the mind, the
  * profile has the Big Five, and the simulation answers in Obama's own words from that debate,
- * never in Romney's. examples/quickstart.sh, the same flow as one script, runs too.
+ * never in Romney's. examples/quickstart.sh, the same flow as one script, runs next (reusing the
+ * mind the steps made), then the README's command-line block: so every shell block of the README
+ * but the first (install, start, test: the test starts its own server) runs, in the reader's order.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,11 +24,11 @@ const EXAMPLE = readFileSync(new URL('examples/debate-2012-10-03.txt', `file://$
 /** Where the README tells the reader the server is; the test's server listens elsewhere. */
 const README_ORIGIN = 'http://127.0.0.1:3000';
 
-/** The shell blocks of the README's "Quick start" section, in order (parsed as Markdown by marked). */
-function quickStartBlocks(markdown: string): string[] {
+/** The shell blocks of a "## …" section of the README, in order (parsed as Markdown by marked). */
+function sectionBlocks(markdown: string, section = /^quick start$/i): string[] {
   const tokens = Lexer.lex(markdown);
-  const start = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 2 && /^quick start$/i.test((t as Tokens.Heading).text));
-  assert.ok(start >= 0, 'README.md has a "## Quick start" section');
+  const start = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 2 && section.test((t as Tokens.Heading).text));
+  assert.ok(start >= 0, `README.md has a "## ${section.source}" section`);
   const end = tokens.findIndex((t, i) => i > start && t.type === 'heading' && (t as Tokens.Heading).depth <= 2);
   return tokens
     .slice(start + 1, end < 0 ? undefined : end)
@@ -75,7 +77,7 @@ after(() => s?.close());
 
 test('the README quick start, run from README.md: mind, snapshot, profile and an answer in the candidate’s own words', async () => {
   assert.ok(obama.length > 5000 && romney.length > 5000, 'the example has both candidates at length');
-  const blocks = quickStartBlocks(README);
+  const blocks = sectionBlocks(README);
   assert.ok(blocks.length >= 2, 'a set-up block and the commands');
   assert.match(blocks[0]!, /npm ci/, 'the first block sets up (not run here: the test starts its own server)');
   const origin = s.base.slice(0, -s.config.basePath.length);
@@ -112,10 +114,26 @@ test('the README quick start, run from README.md: mind, snapshot, profile and an
 test('examples/quickstart.sh runs the same flow in one go', async () => {
   const origin = s.base.slice(0, -s.config.basePath.length);
   const { stdout } = await run('bash', ['examples/quickstart.sh'], { cwd: REPO, env: { ...process.env, KEY: s.key, MINDPRINT_URL: origin }, timeout: 120_000 });
+  assert.match(stdout, /^mind: Barack Obama \([0-9a-f-]{36}\), which exists already$/m, 'the mind the README\'s steps made is reused');
   assert.match(stdout, /^status: completed$/m, stdout);
   assert.match(stdout, /^the mind is "Barack H Obama" \(name\); speakers: /m);
   assert.equal(stdout.match(/^ {2}(openness|conscientiousness|extraversion|agreeableness|neuroticism) +(0|1)\.\d\d \(confidence /gm)?.length, 5, stdout);
   const answer = /^A: (.*)$/m.exec(stdout)?.[1] ?? '';
   assertObamasOwnWords(answer);
   assert.match(stdout, /^\(resting on [1-9]\d* quotes; simulation [0-9a-f-]{36}\)$/m);
+});
+
+test('the README\'s command-line block, after both: one "Barack Obama" to upload to and ask', async () => {
+  const { body } = await s.api('GET', `/minds/search?query=${encodeURIComponent('Barack Obama')}`);
+  assert.equal(body.minds.filter((m: { name: string }) => m.name === 'Barack Obama').length, 1, 'the curl steps and quickstart.sh made one mind between them');
+  const blocks = sectionBlocks(README, /^the command line$/i);
+  assert.equal(blocks.length, 1);
+  assert.match(blocks[0]!, /mindprint upload .*--mind "Barack Obama"/);
+  const origin = s.base.slice(0, -s.config.basePath.length);
+  const { stdout, stderr } = await run('bash', ['-c', `set -eo pipefail\n${blocks[0]}`], { cwd: REPO, env: { ...process.env, KEY: s.key, MINDPRINT_URL: origin, NODE_OPTIONS: '' }, timeout: 180_000 });
+  assert.match(stderr, /^conversationId: /m, stderr);
+  // The upload reports on stdout, ending with its tally; the answer follows.
+  const tally = /^.*\b1 completed, 0 failed.*$/m.exec(stdout);
+  assert.ok(tally, `the upload completed: ${stdout}`);
+  assertObamasOwnWords(stdout.slice(tally.index + tally[0].length).trim());
 });

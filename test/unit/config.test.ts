@@ -2,11 +2,14 @@
  * Settings are validated once at start: every bad value stops start-up with a message naming the
  * variable (the CLI prints it and exits 1; test/api/cli.test.ts checks that path end to end).
  */
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
-const BASE = { MINDPRINT_DATA_DIR: '/tmp/mp-config-test' };
+// Never created (loadConfig only reads settings), but unique per run all the same, like every path of the tests.
+const BASE = { MINDPRINT_DATA_DIR: path.join(os.tmpdir(), `mp-config-test-${process.pid}-${Date.now().toString(36)}`) };
 
 function refused(env: Record<string, string>, variable: string): void {
   assert.throws(

@@ -4,7 +4,7 @@
  * choosing another), profile charts, streamed simulation, usage, API keys, at 1280×800 and at a
  * phone's 390×844. Every page is checked with axe-core (0 violations). The server runs under a
  * non-default MINDPRINT_BASE_PATH, so every step also proves the dashboard takes the API path
- * from the server. Screenshots go to /tmp/web-shots/.
+ * from the server. Screenshots go to MINDPRINT_SHOTS_DIR, or to a directory of the run (mp-web-shots-… in the OS temp dir).
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -19,7 +19,8 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { fixturePath } from '../support/shared-data.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = '/tmp/web-shots';
+/** Screenshots of every state, for a person to look at: MINDPRINT_SHOTS_DIR, or a directory of this run (a fixed path would mix two runs' pictures). */
+const SHOTS = process.env.MINDPRINT_SHOTS_DIR || path.join(os.tmpdir(), `mp-web-shots-${process.pid}-${Date.now().toString(36)}`);
 const BASE_PATH = '/api/public/v1';
 const DEBATES = fixturePath('transcripts/us-presidential-debates/');
 /** Auto-captions (20 minutes of the first 2012 debate): no speaker labels, so every voice is the mind's. */

@@ -20,7 +20,8 @@ import { upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = '/tmp/web-shots';
+/** Screenshots of every state, for a person to look at: MINDPRINT_SHOTS_DIR, or a directory of this run (a fixed path would mix two runs' pictures). */
+const SHOTS = process.env.MINDPRINT_SHOTS_DIR || path.join(os.tmpdir(), `mp-web-shots-${process.pid}-${Date.now().toString(36)}`);
 const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM}` : false;
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const MODEL = 'fake-model';
