@@ -38,7 +38,7 @@ import type { ConversationMessage, EngineInput, EngineResult } from '../src/engi
 import { embedSnapshot, loadMindScope, recall } from '../src/features/memory/index.ts';
 import { engineInput } from '../src/features/simulations/run.ts';
 import { startTestServer } from '../test/support/server.ts';
-import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
+import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/features/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 import { debateQuestions } from './support/debate-questions.ts';
 import { PersonaCache } from '../src/features/profile/index.ts';

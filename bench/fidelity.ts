@@ -37,7 +37,7 @@ import { contentStems, words } from '../src/engines/extractive/text.ts';
 import { engineInput } from '../src/features/simulations/run.ts';
 import { embedSnapshot, loadMindScope } from '../src/features/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';
-import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
+import { seedSnapshot, type SeedTurn } from '../test/features/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
 import { lengthMatchedExcerpt, memorySentences, prng } from './support/length-matched.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';

@@ -26,7 +26,7 @@ import { rowsOf, type Db } from '../src/platform/db/client.ts';
 import { extractSearchTerms } from '../src/engines/extractive/index.ts';
 import { embedSnapshot, loadMindScope, Memory, recall, retrieveMemory, type MindScope } from '../src/features/memory/index.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
-import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
+import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/features/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 import { debateQuestions } from './support/debate-questions.ts';
 

@@ -2,7 +2,7 @@
  * The repository's own fixtures (test/fixtures, see SOURCES.md there): the generated ones are what
  * scripts/generate-fixtures.ts writes today, every file is listed in SOURCES.md, the folder stays
  * small, and the real-layout files read as what they are — the checks that, with the whole data
- * beside the clone, test/ingest/real-data.test.ts makes on every real transcript.
+ * beside the clone, test/lib/ingest/real-data.test.ts makes on every real transcript.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
