@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import floors from './scripts/eslint/floors.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'drizzle/**', 'dist/**', 'web/dist/**', 'packages/*/dist/**', 'coverage/**'] },
@@ -20,7 +21,13 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
   {
-    files: ['bin/**/*.js'],
+    // Imports point down the floors of src/ (scripts/eslint/floors.js, docs/architecture.md).
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { mindprint: floors },
+    rules: { 'mindprint/floors': 'error' },
+  },
+  {
+    files: ['bin/**/*.js', 'scripts/**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
 );

@@ -19,7 +19,7 @@ import { resetTokenizer, tokenize } from '../src/lib/analysis/nlp.ts';
 import { crossValidate, DEFAULT_CONFIG, type CvResult } from '../src/lib/analysis/train/big-five-training.ts';
 import { TRAITS } from '../src/lib/analysis/train/personality-data.ts';
 import { trainingRows, untouchedFold } from '../scripts/train-big-five.ts';
-import { debate, lenny, lex, transcriptTurns } from '../test/analysis/transcripts.ts';
+import { debate, lenny, lex, transcriptTurns } from '../test/lib/analysis/transcripts.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/analysis.ts');

@@ -35,12 +35,13 @@ import { extractSearchTerms } from '../src/engines/extractive/index.ts';
 import * as afterEngine from '../src/engines/extractive/index.ts';
 import { rerankEmbedder as afterEmbedder } from '../src/engines/extractive/rerank/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult } from '../src/engines/types.ts';
-import { embedSnapshot, loadMindScope, memoryFor, recall } from '../src/features/memory/index.ts';
+import { embedSnapshot, loadMindScope, recall } from '../src/features/memory/index.ts';
 import { engineInput } from '../src/features/simulations/run.ts';
 import { startTestServer } from '../test/support/server.ts';
-import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
+import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/features/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 import { debateQuestions } from './support/debate-questions.ts';
+import { PersonaCache } from '../src/features/profile/index.ts';
 
 requireSharedData('bench/engine.ts');
 const RESULTS = new URL('./results/engine.md', import.meta.url);
@@ -72,7 +73,7 @@ async function buildInputs(answer: Answer, embed: Engine['embed']): Promise<{ in
       analyseTurns(turns.map((t, i) => ({ turnId: `t${i}`, speaker: t.speaker, text: t.text, startMs: null, isMind: t.speaker === MIND }))),
     );
     const mind = (await s.api('POST', '/minds', { name: `Barack Obama (${BANK})` })).body.mind;
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
     let turns = 0;
     for (let i = 0; i < BANK; i++) {
@@ -90,7 +91,7 @@ async function buildInputs(answer: Answer, embed: Engine['embed']): Promise<{ in
     }
     await s.ctx.database.execute('analyze');
     const scope = (await loadMindScope(s.ctx.db, mind.organizationId, mind.id, null, memory.embedder.id))!.scope;
-    const services = { db: s.ctx.db, personas: memory.personas, memory };
+    const services = { db: s.ctx.db, personas: new PersonaCache(), memory };
     const engine = { id: 'extractive', engine: 'extractive' as const, streams: false, generate: () => Promise.reject(new Error('not used')) };
     const all = debateQuestions(MIND);
     // Spread over the six debates rather than the first few of one.

@@ -37,13 +37,14 @@ import { contentStems, words } from '../src/engines/extractive/text.ts';
 import { isFollowUp } from '../src/engines/extractive/query.ts';
 import { oracleTurn, personaWin, setFidelity, specificity, tfidfSpace, tfidfTop1, type HeldOut } from '../src/lib/fidelity/measure.ts';
 import { engineInput } from '../src/features/simulations/run.ts';
-import { embedSnapshot, loadMindScope, memoryFor } from '../src/features/memory/index.ts';
+import { embedSnapshot, loadMindScope } from '../src/features/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';
-import { seedSnapshot, type SeedTurn } from '../test/simulations/seed.ts';
+import { seedSnapshot, type SeedTurn } from '../test/features/simulations/seed.ts';
 import { tokenF1 } from './support/token-f1.ts';
 import { composeAnswer } from './support/composer.ts';
 import { lengthMatchedExcerpt, memorySentences, prng } from './support/length-matched.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
+import { PersonaCache } from '../src/features/profile/index.ts';
 
 requireSharedData('bench/fidelity.ts');
 const RESULTS = new URL('./results/fidelity.md', import.meta.url);
@@ -263,8 +264,8 @@ async function fidelity(cases: Case[], pool: Case[] = cases): Promise<{ records:
     };
     // The service's own memory: the embedder, hybrid retrieval (full text + vectors, pgvector on
     // PGlite) and the persona cache, as src/features/simulations/module.ts builds it.
-    const memory = memoryFor(s.ctx);
-    const services = { db: s.ctx.db, personas: memory.personas, memory };
+    const memory = s.ctx.memory;
+    const services = { db: s.ctx.db, personas: new PersonaCache(), memory };
     // One analysis per whole conversation and person, reused by every mind that remembers it.
     const analyses = new Map<string, AnalysisResult>();
     const analysisOf = (c: Conversation, person: string) => {

@@ -1,6 +1,6 @@
 /**
  * Property-based fuzzing of the whole API from its OpenAPI document, longer than the suite's run
- * (test/api/fuzz.test.ts, about 75 s per database): on the embedded database and on PostgreSQL
+ * (test/e2e/fuzz.test.ts, about 75 s per database): on the embedded database and on PostgreSQL
  * (a throwaway database on BENCH_PG_URL's server), the real service on a loopback port, fixtures
  * of two organizations, then rounds of generated requests over every operation
  * (test/support/openapi-fuzz.ts: valid and hostile, ids of the caller's organization, another's

@@ -32,7 +32,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { generateFixtures } from './fixtures.ts';
-import { closeParserPool, countWords, digestTranscriptFile, parseTranscriptFile, POOL_SIZE, sniffFile, type FileKind, type Transcript } from '../src/lib/ingest/index.ts';
+import { countWords, sniffFile, type FileKind, type Transcript } from '../src/lib/ingest/index.ts';
+import { closeParserPool, digestTranscriptFile, parseTranscriptFile, POOL_SIZE } from '../src/features/snapshots/pool.ts';
 import { freePort, start, type Child } from './support/processes.ts';
 
 const RESULTS = new URL('./results/ingest.md', import.meta.url);

@@ -16,9 +16,9 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { closeParserPool, digestTranscriptFile, type ParseStats } from '../src/lib/ingest/index.ts';
+import { closeParserPool, digestTranscriptFile, type ParseStats } from '../src/features/snapshots/pool.ts';
 import { largeTranscriptText } from '../test/support/hostile-files.ts';
-import { rows, upload, waitForSnapshot } from '../test/snapshots/support.ts';
+import { rows, upload, waitForSnapshot } from '../test/features/snapshots/support.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { sql } from 'drizzle-orm';
 

@@ -19,7 +19,8 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { closeParserPool, digestTranscriptFile, DEFAULT_PARSE_BUDGETS, POOL_SIZE, type FileKind, type ParseStats } from '../src/lib/ingest/index.ts';
+import { DEFAULT_PARSE_BUDGETS, type FileKind } from '../src/lib/ingest/index.ts';
+import { closeParserPool, digestTranscriptFile, POOL_SIZE, type ParseStats } from '../src/features/snapshots/pool.ts';
 import { docxBomb, hugeCueVtt, largeTranscriptText, pdfBomb } from '../test/support/hostile-files.ts';
 import { startTestServer } from '../test/support/server.ts';
 

@@ -20,11 +20,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateFixtures } from './fixtures.ts';
-import { embedSnapshot, loadMindScope, memoryFor, recall, retrieveMemory } from '../src/features/memory/index.ts';
+import { embedSnapshot, loadMindScope, recall, retrieveMemory } from '../src/features/memory/index.ts';
 import { extractSearchTerms, words } from '../src/engines/extractive/index.ts';
 import type { MemoryTurn } from '../src/engines/types.ts';
-import { form } from '../test/snapshots/support.ts';
-import { seedSnapshot } from '../test/simulations/seed.ts';
+import { form } from '../test/features/snapshots/support.ts';
+import { seedSnapshot } from '../test/features/simulations/seed.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { tokenF1 } from './support/token-f1.ts';
 import { loadConversations, wholeReply } from './support/fidelity-split.ts';
@@ -39,7 +39,7 @@ const pct = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 const s = await startTestServer({ MINDPRINT_IN_PROCESS_WORKER: 'true', MINDPRINT_VECTOR_SEARCH: process.env.MINDPRINT_VECTOR_SEARCH ?? 'auto' });
-const memory = memoryFor(s.ctx);
+const memory = s.ctx.memory;
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
 const job = { id: 'bench', retryCount: 0, retryLimit: 0, isLastAttempt: true };
 const convs = await loadConversations();

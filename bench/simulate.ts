@@ -24,9 +24,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
 import { rowsOf, type Db } from '../src/platform/db/client.ts';
 import { extractSearchTerms } from '../src/engines/extractive/index.ts';
-import { embedSnapshot, loadMindScope, Memory, memoryFor, recall, retrieveMemory, type MindScope } from '../src/features/memory/index.ts';
+import { embedSnapshot, loadMindScope, Memory, recall, retrieveMemory, type MindScope } from '../src/features/memory/index.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
-import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/simulations/seed.ts';
+import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/features/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 import { debateQuestions } from './support/debate-questions.ts';
 
@@ -152,7 +152,7 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
     const seedSeconds = (performance.now() - seedStart) / 1000;
     // The semantic index of every seeded snapshot, as the snapshot-embed job builds it: the
     // (re-)embedding throughput of the default embedder on this database.
-    const memory = memoryFor(s.ctx);
+    const memory = s.ctx.memory;
     const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
     const embedStart = performance.now();
     for (const snapshotId of seededIds) await embedSnapshot(memory, { snapshotId }, { id: 'bench', retryCount: 0, retryLimit: 0, isLastAttempt: true }, silent);

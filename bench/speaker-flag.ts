@@ -13,7 +13,8 @@
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { closeParserPool, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, type FileKind } from '../src/lib/ingest/index.ts';
+import { SINGLE_SPEAKER_LABEL, sniffFile, type FileKind } from '../src/lib/ingest/index.ts';
+import { closeParserPool, speakerLabels } from '../src/features/snapshots/pool.ts';
 import { isAutoCaptionFile } from '../src/features/snapshots/file-kinds.ts';
 import { requireSharedData, sharedDataPath } from '../test/support/shared-data.ts';
 

@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../src/lib/analysis/index.ts';
 import { prepareTurns } from '../src/lib/analysis/prepare.ts';
 import { indexLabels, labelUses, readerTopicFailure, type ReaderRule } from '../src/lib/analysis/topic-labels.ts';
-import { parseTranscript, TRANSCRIPTS, transcriptTurns } from '../test/analysis/transcripts.ts';
+import { parseTranscript, TRANSCRIPTS, transcriptTurns } from '../test/lib/analysis/transcripts.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
 
 requireSharedData('bench/topics.ts');

@@ -4,11 +4,14 @@
 // whose sources are newer than the build (edited, pulled, or never built), it runs src/main.ts
 // through tsx instead, so a change is never hidden behind a stale build; `npm run build` makes the
 // fast start come back.
+//
+// Nothing newer than Node 20's APIs may be imported statically here: require-node.js must run
+// first (imports run in order) and say which Node is needed; newer modules are imported after it.
+import './require-node.js';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { enableCompileCache } from 'node:module';
 
 // V8's code cache for our modules and dependencies (in the OS temp dir): later starts skip compiling them.
-enableCompileCache?.();
+(await import('node:module')).enableCompileCache?.();
 
 const root = new URL('../', import.meta.url);
 const compiled = new URL('dist/main.js', root);

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The whole flow against a running Mindprint, in curl: create a mind, upload a transcript, wait
-# until it is processed, read the profile, ask a question.
+# The whole flow against a running Mindprint, in curl: find or create a mind, upload a transcript,
+# wait until it is processed, read the profile, ask a question. A mind of that name that exists
+# already (the README's curl steps make one) is reused, so the flow makes no second "Barack Obama"
+# for `mindprint upload --mind` to find ambiguous; each run adds a snapshot to it.
 #
 #   KEY=mp_… examples/quickstart.sh [transcript] [mind name] [question] [mindset date]
 #
@@ -21,7 +23,8 @@ API="${MINDPRINT_URL:-http://127.0.0.1:3000}/api/svc"
 command -v curl >/dev/null || { echo "curl is needed" >&2; exit 2; }
 
 # `json EXPR`: evaluates EXPR on the JSON document read from stdin (as `v`).
-json() { node -e 'const v = JSON.parse(require("fs").readFileSync(0, "utf8")); const r = eval(process.argv[1]); console.log(typeof r === "string" ? r : JSON.stringify(r, null, 2))' "$1"; }
+# No input (the request failed and said so already): exit 1 quietly rather than a JSON.parse trace.
+json() { node -e 'const s = require("fs").readFileSync(0, "utf8"); if (!s.trim()) process.exit(1); const v = JSON.parse(s); const r = eval(process.argv[1]); console.log(typeof r === "string" ? r : JSON.stringify(r, null, 2))' "$1"; }
 # `call METHOD PATH [curl args…]`: the API with the key; an error answer stops the script with its message.
 call() {
   local method=$1 path=$2 out
@@ -34,8 +37,14 @@ call() {
 NAME_JSON=$(node -p 'JSON.stringify(process.argv[1])' "$NAME")
 QUESTION_JSON=$(node -p 'JSON.stringify(process.argv[1])' "$QUESTION")
 
-MIND=$(call POST /minds -H 'content-type: application/json' -d "{\"name\":$NAME_JSON}" | json v.mind.id)
-echo "mind: $NAME ($MIND)"
+# The oldest mind named exactly so (search answers best match first, in no set order among equals), else a new one.
+MIND=$(call GET /minds/search -G --data-urlencode "query=$NAME" --data-urlencode limit=200 | json "v.minds.filter((m) => m.name === $NAME_JSON).sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)))[0]?.id ?? ''")
+if [ -n "$MIND" ]; then
+  echo "mind: $NAME ($MIND), which exists already"
+else
+  MIND=$(call POST /minds -H 'content-type: application/json' -d "{\"name\":$NAME_JSON}" | json v.mind.id)
+  echo "mind: $NAME ($MIND), created"
+fi
 
 SNAPSHOT=$(call POST "/minds/$MIND/snapshots" -F "file=@$FILE" ${DATE:+-F "mindsetDate=$DATE"} | json v.mindAssessmentId)
 echo "snapshot: $SNAPSHOT, uploaded $FILE"

@@ -6,7 +6,7 @@
  *   node --import tsx scripts/generate-client-types.ts [--out <file>]
  *
  * The output depends only on the route schemas, so running it twice gives the same file;
- * test/client/generated-types.test.ts checks that the committed file is up to date.
+ * test/e2e/client/generated-types.test.ts checks that the committed file is up to date.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';

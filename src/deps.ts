@@ -4,13 +4,22 @@ import type { Config } from './config.ts';
 import type { Database, Db } from './platform/db/client.ts';
 import type { JobQueue } from './platform/jobs/queue.ts';
 import type { ChangeFeed } from './platform/db/change-feed.ts';
-import type { MindCache } from './features/minds/cache.ts';
-import type { MindDeletionHook } from './features/minds/service.ts';
+import type { MindCache } from './features/minds/index.ts';
+import type { MindDeletionHook } from './features/minds/index.ts';
+import type { EventBus, Subscriptions } from './platform/events/index.ts';
 import type { ArtifactStore } from './platform/storage/index.ts';
-import type { UsageRecorder } from './features/usage/recorder.ts';
+import type { UsageRecorder } from './features/usage/index.ts';
+import type { Memory, MindRerankers } from './features/memory/index.ts';
+import type { PersonaCache } from './features/profile/index.ts';
+import type { EngineRegistry } from './engines/registry.ts';
+import type { JobLogger } from './platform/jobs/log.ts';
 
-/** What route plugins, job handlers and modules get: the services of one running process. */
-export interface AppContext {
+/**
+ * What every route, service and job receives: the services of one running process, built once at
+ * start (boot/open.ts). Nothing else keeps per-process state, so one process may run several
+ * servers (as the tests do) without them sharing anything.
+ */
+export interface Deps {
   config: Config;
   database: Database;
   db: Db;
@@ -18,6 +27,18 @@ export interface AppContext {
   usage: UsageRecorder;
   queue: JobQueue;
   store: ArtifactStore;
+  /** Domain events: state changes emit them in their transaction; modules subscribe (Module.on). */
+  events: EventBus;
+  /** The simulation engines of this process's configuration (GET /models). */
+  engines: EngineRegistry;
+  /** Semantic memory: the embedder, the in-process vector and full-text indexes. */
+  memory: Memory;
+  /** Per-mind rerankers adapted in the background (MINDPRINT_RERANKER_ADAPT). */
+  rerankers: MindRerankers;
+  /** Persona cards and other speakers per mind and snapshot fingerprint. */
+  personas: PersonaCache;
+  /** Log lines of work outside a request (jobs, sweeps, background adaptation). */
+  log: JobLogger;
   /** HMAC secret for local signed upload URLs, shared by every replica through the database. */
   signingSecret: string;
   /** Run before a mind's rows are deleted (modules that keep files for a mind register here). */
@@ -38,10 +59,12 @@ export interface AppContext {
 export interface Module {
   name: string;
   /** Called once per process, before routes and workers: register deletion hooks, warm caches. */
-  init?(ctx: AppContext): Promise<void>;
-  routes?(api: FastifyInstance, ctx: AppContext): Promise<void>;
-  publicRoutes?(app: FastifyInstance, ctx: AppContext): Promise<void>;
-  startWorkers?(ctx: AppContext): Promise<void>;
+  init?(ctx: Deps): Promise<void>;
+  /** What this module does when another's state changes: runs inside that change's transaction. */
+  on?(ctx: Deps): Subscriptions;
+  routes?(api: FastifyInstance, ctx: Deps): Promise<void>;
+  publicRoutes?(app: FastifyInstance, ctx: Deps): Promise<void>;
+  startWorkers?(ctx: Deps): Promise<void>;
   close?(): Promise<void>;
 }
 

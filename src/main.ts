@@ -67,7 +67,7 @@ const positiveInt = (value: string) => {
 
 const program = new Command()
   .name('mindprint')
-  .description('Mindprint: a self-hostable Mind Simulation Service.\nSettings come from the environment: PORT, HOST, MINDPRINT_DATA_DIR, DATABASE_URL, MINDPRINT_BASE_PATH, LOG_LEVEL, MINDPRINT_BOOTSTRAP_KEY, … (see README).')
+  .description('Mindprint: a self-hostable Mind Simulation Service.\nSettings come from the environment: PORT, HOST, MINDPRINT_DATA_DIR, DATABASE_URL, MINDPRINT_BASE_PATH, LOG_LEVEL, MINDPRINT_BOOTSTRAP_KEY and more; docs/configuration.md in the Mindprint repository describes every one.')
   .version(VERSION);
 
 program

@@ -2,7 +2,7 @@
  * The repository's own fixtures (test/fixtures, see SOURCES.md there): the generated ones are what
  * scripts/generate-fixtures.ts writes today, every file is listed in SOURCES.md, the folder stays
  * small, and the real-layout files read as what they are — the checks that, with the whole data
- * beside the clone, test/ingest/real-data.test.ts makes on every real transcript.
+ * beside the clone, test/lib/ingest/real-data.test.ts makes on every real transcript.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { attributeSpeaker, closeParserPool, countWords, parseTranscriptFile, sniffFile, type Transcript } from '../src/lib/ingest/index.ts';
+import { attributeSpeaker, countWords, sniffFile, type Transcript } from '../src/lib/ingest/index.ts';
+import { closeParserPool, parseTranscriptFile } from '../src/features/snapshots/pool.ts';
 import { FIXTURES, fixturePath } from './support/shared-data.ts';
 
 after(() => closeParserPool());

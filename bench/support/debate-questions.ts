@@ -2,7 +2,7 @@
  * Real questions for the latency benches: the last question sentence of every turn not by `mind`
  * that asks one, from all six debates (2012 and 2016) of ../shared/data.
  */
-import { readDebate, SHARED_TRANSCRIPTS } from '../../test/simulations/seed.ts';
+import { readDebate, SHARED_TRANSCRIPTS } from '../../test/features/simulations/seed.ts';
 
 export function debateQuestions(mind: string): string[] {
   const out = new Set<string>();

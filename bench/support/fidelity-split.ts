@@ -15,7 +15,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseInThisThread } from '../../src/lib/ingest/parse.ts';
-import type { SeedTurn } from '../../test/simulations/seed.ts';
+import type { SeedTurn } from '../../test/features/simulations/seed.ts';
 import { SHARED_DATA_URL } from '../../test/support/shared-data.ts';
 
 export type Split = 'development' | 'evaluation';

@@ -8,7 +8,7 @@
  */
 import { loadConversations } from './fidelity-split.ts';
 import { startTestServer } from '../../test/support/server.ts';
-import { seedSnapshot } from '../../test/simulations/seed.ts';
+import { seedSnapshot } from '../../test/features/simulations/seed.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
 
 requireSharedData('bench/support/user-questions.ts');

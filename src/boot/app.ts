@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import type { AppContext, Module } from '../deps.ts';
+import type { Deps, Module } from '../deps.ts';
 import { registerCors } from '../platform/http/cors.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAM_LENGTH, registerErrorHandling } from '../platform/http/errors.ts';
 import { jsonBodyParser } from '../platform/http/json-body.ts';
@@ -18,11 +18,11 @@ import { registerRateLimits } from '../platform/http/rate-limit.ts';
 import { registerResponseHeaders } from '../platform/http/response-headers.ts';
 import { registerUrlChecks } from '../platform/http/url-encoding.ts';
 import { validatorCompiler } from '../platform/http/validation.ts';
-import { keyRoutes } from '../features/keys/routes.ts';
+import { keyRoutes } from '../features/keys/index.ts';
 import { loggerOptions } from './logging.ts';
-import { mindRoutes } from '../features/minds/routes.ts';
-import { tagRoutes } from '../features/tags/routes.ts';
-import { usageRoutes } from '../features/usage/routes.ts';
+import { mindRoutes } from '../features/minds/index.ts';
+import { tagRoutes } from '../features/tags/index.ts';
+import { usageRoutes } from '../features/usage/index.ts';
 import { VERSION } from '../platform/version.ts';
 
 export interface AppOptions {
@@ -37,7 +37,7 @@ function operationName(method: string, routeUrl: string | undefined, basePath: s
   return `${method} ${path}`;
 }
 
-export async function buildApp(ctx: AppContext, opts: AppOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(ctx: Deps, opts: AppOptions = {}): Promise<FastifyInstance> {
   const { config } = ctx;
   const app = Fastify({
     // JSON lines, or readable ones on a terminal (./logging.ts); secrets redacted in both.

@@ -7,16 +7,22 @@ import { eq } from 'drizzle-orm';
 import { Authenticator } from '../platform/auth/authenticate.ts';
 import { countKeys, createKeyFor, type IssuedKey } from '../platform/auth/keys.ts';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../deps.ts';
+import type { Deps } from '../deps.ts';
+import { EventBus } from '../platform/events/index.ts';
+import { jobLogger } from '../platform/jobs/log.ts';
+import { createEngineRegistry } from '../engines/registry.ts';
+import { createEmbedder } from '../lib/embeddings/index.ts';
+import { Memory, MindRerankers } from '../features/memory/index.ts';
+import { PersonaCache } from '../features/profile/index.ts';
 import { lockForTransaction, migrate, openDatabase, type Database, type Db } from '../platform/db/client.ts';
 import { serviceSettings } from '../platform/db/schema.ts';
 import { startQueue } from '../platform/jobs/queue.ts';
 import { queueDefinitions } from '../platform/jobs/queues.ts';
 import { createArtifactStore } from '../platform/storage/index.ts';
-import { MindCache } from '../features/minds/cache.ts';
+import { MindCache } from '../features/minds/index.ts';
 import { ChangeFeed, CHANNEL, type ChangeFeedOptions } from '../platform/db/change-feed.ts';
 import type { Client as PgClient } from 'pg';
-import { UsageRecorder } from '../features/usage/recorder.ts';
+import { UsageRecorder } from '../features/usage/index.ts';
 
 export interface OpenContextOptions {
   /** PGlite: start from this migrated dump instead of the data dir (tests). */
@@ -31,7 +37,7 @@ export interface OpenContextOptions {
   readCaches?: boolean;
 }
 
-export async function openContext(config: Config, opts: OpenContextOptions = {}): Promise<AppContext & { close(): Promise<void> }> {
+export async function openContext(config: Config, opts: OpenContextOptions = {}): Promise<Deps & { close(): Promise<void> }> {
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgliteDump: opts.pgliteDump });
   await migrate(database);
   const auth = new Authenticator(database.db, opts.authCacheMs);
@@ -49,7 +55,11 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const mindCache = readCaches ? new MindCache({ ttlMs: opts.mindCacheTtlMs, bypassed: database.kind === 'postgres' }) : null;
   const changeFeed = mindCache && database.connect ? startChangeFeed(database.connect, mindCache, auth, opts.changeFeed) : null;
   await changeFeed?.start();
-  const ctx: AppContext = { config, database, db: database.db, auth, usage, queue, store, signingSecret, mindDeletionHooks: [], mindCache, changeFeed };
+  const log = jobLogger(config);
+  const memory = new Memory(database, createEmbedder(config.embeddings), config.vectorSearch, config.lexicalSearch);
+  const rerankers = new MindRerankers((err, mindId) => log.error({ err, mindId }, 'adapting the reranker to the mind failed; the shipped model answers'));
+  const engines = createEngineRegistry(config.llm, config.defaultModel);
+  const ctx: Deps = { config, database, db: database.db, auth, usage, queue, store, signingSecret, events: new EventBus(), engines, memory, rerankers, personas: new PersonaCache(), log, mindDeletionHooks: [], mindCache, changeFeed };
   return {
     ...ctx,
     async close() {
@@ -57,6 +67,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
       await queue.stop({ graceful: true, timeoutMs: config.jobShutdownSeconds * 1000 }).catch(() => {});
       await usage.stop().catch(() => {});
       await store.close?.();
+      await memory.close().catch(() => {});
       await database.close();
     },
   };

@@ -2,11 +2,12 @@
  * `mindprint serve`: the API process. On the embedded database it also runs the job worker,
  * so one command is a complete service.
  */
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { initModules } from './modules.ts';
 import type { Config } from '../config.ts';
-import type { AppContext } from '../deps.ts';
+import type { Deps } from '../deps.ts';
 import { acquireLock, updateLockUrl } from '../platform/db/lock.ts';
 import type { IssuedKey } from '../platform/auth/keys.ts';
 import { bootstrapKey, openContext, type OpenContextOptions } from './open.ts';
@@ -26,7 +27,7 @@ export interface ServeOptions extends OpenContextOptions {
 
 export interface RunningServer {
   app: FastifyInstance;
-  ctx: AppContext;
+  ctx: Deps;
   url: string;
   /** The key created at first start, when one was created. */
   bootstrap: IssuedKey | null;
@@ -55,7 +56,28 @@ function listenError(err: unknown, config: Config): Error {
   return new ListenError(`Cannot listen on ${where} (PORT/HOST): ${(err as Error).message}`);
 }
 
+/**
+ * Fails at once, with the ListenError naming HOST, when HOST does not resolve or is not an address
+ * of this machine: a trial listen on a free port there, closed at once. Only then are the data
+ * directory created and the database opened — seconds of work, and a directory left behind, that
+ * a typo in HOST would otherwise cost before the real listen found it.
+ */
+async function checkHost(config: Config): Promise<void> {
+  const probe = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ host: config.host, port: 0 }, resolve);
+    });
+  } catch (err) {
+    throw listenError(err, config);
+  } finally {
+    if (probe.listening) await new Promise((resolve) => probe.close(resolve));
+  }
+}
+
 export async function serve(config: Config, opts: ServeOptions = {}): Promise<RunningServer> {
+  await checkHost(config);
   const releaseLock = config.databaseUrl || opts.pgliteDump ? async () => {} : await acquireLock(config.dataDir, { role: 'serve' });
   let ctx: Awaited<ReturnType<typeof openContext>> | null = null;
   let app: FastifyInstance | null = null;
@@ -114,7 +136,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
  * more: /healthz already answers 503; say so in the log, stop (requests in flight get 503s), and
  * exit non-zero — never an endless stream of errors from a process that looks alive.
  */
-function watchDatabase(ctx: AppContext, app: () => FastifyInstance | null, stop: () => Promise<void>, onFailure?: (err: Error) => void): void {
+function watchDatabase(ctx: Deps, app: () => FastifyInstance | null, stop: () => Promise<void>, onFailure?: (err: Error) => void): void {
   ctx.database.onFailure((err) => {
     const log = app()?.log;
     const message = 'the embedded database failed and cannot run queries any more: stopping; restart the service (the data written before the failure is kept)';
@@ -129,7 +151,7 @@ function watchDatabase(ctx: AppContext, app: () => FastifyInstance | null, stop:
 }
 
 /** `mindprint worker`: the job workers of every module, without HTTP. */
-export async function runWorker(config: Config): Promise<{ ctx: AppContext; stop(): Promise<void> }> {
+export async function runWorker(config: Config): Promise<{ ctx: Deps; stop(): Promise<void> }> {
   const ctx = await openContext(config, { readCaches: false });
   const modules = await initModules(ctx);
   for (const m of modules) await m.startWorkers?.(ctx);

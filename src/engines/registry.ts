@@ -8,13 +8,23 @@ import type { LlmConfig } from './llm/config.ts';
 import { createExtractiveEngine } from './extractive/index.ts';
 import { createLlmEngines } from './llm/index.ts';
 import type { SimulationEngine } from './types.ts';
-import { invalid } from '../platform/http/errors.ts';
 
 export interface ModelInfo {
   id: string;
   engine: 'extractive' | 'llm';
   streams: boolean;
   default: boolean;
+}
+
+/** A model id no engine of this process answers to (the caller turns it into its own error). */
+export class UnknownModelError extends Error {
+  constructor(
+    readonly requested: string,
+    readonly available: string[],
+  ) {
+    super(`"${requested}" is not an available model; available models: ${available.join(', ')}`);
+    this.name = 'UnknownModelError';
+  }
 }
 
 export class EngineRegistry {
@@ -35,17 +45,11 @@ export class EngineRegistry {
     return this.byId.has(id);
   }
 
-  /** The engine for a requested model id; an unknown id is a 400 that lists the choices. */
+  /** The engine for a requested model id; an unknown id throws UnknownModelError, which lists the choices. */
   select(requested: string | undefined): SimulationEngine {
     if (requested === undefined) return this.defaultEngine;
     const engine = this.byId.get(requested);
-    if (!engine) {
-      const ids = this.engines.map((e) => e.id);
-      throw invalid(`body.selectedSimulationModel "${requested}" is not an available model; available models: ${ids.join(', ')}`, {
-        field: 'body.selectedSimulationModel',
-        models: ids,
-      });
-    }
+    if (!engine) throw new UnknownModelError(requested, this.engines.map((e) => e.id));
     return engine;
   }
 

@@ -16,7 +16,7 @@ import { once } from 'node:events';
 import { crc32, deflateRawSync, deflateSync } from 'node:zlib';
 /** A deterministic pseudo-random generator, so generated files are the same every run. */
 import { mulberry32 as seeded } from '../../src/lib/prng.ts';
-import { writeRawZip } from '../ingest/helpers.ts';
+import { writeRawZip } from '../lib/ingest/helpers.ts';
 export { seeded };
 
 

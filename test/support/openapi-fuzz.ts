@@ -1,5 +1,5 @@
 /**
- * Property-based fuzzing from the OpenAPI document (issue 10), shared by test/api/fuzz.test.ts
+ * Property-based fuzzing from the OpenAPI document (issue 10), shared by test/e2e/fuzz.test.ts
  * (bounded, in the suite) and bench/fuzz.ts (longer, with figures). fast-check generates, for
  * every operation the document lists, requests that fit its schemas and requests that do not:
  * full Unicode with lone surrogates and NUL, lengths at and past the limits, deep nesting, ids

@@ -93,7 +93,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Te
     MINDPRINT_DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // Suites make thousands of requests with one key and send wrong keys on purpose: the rate
-    // limits' defaults would get in the way (test/api/rate-limit.test.ts sets its own).
+    // limits' defaults would get in the way (test/platform/http/rate-limit.test.ts sets its own).
     MINDPRINT_RATE_LIMIT_PER_MINUTE: '100000000',
     MINDPRINT_AUTH_FAILURES_PER_MINUTE: '100000000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -86,6 +86,38 @@ export class MindprintApiError extends Error {
   }
 }
 
+/**
+ * No answer at all: the service could not be reached (connection refused, unknown host, reset,
+ * TLS failure). fetch reports all of these as a bare `TypeError: fetch failed` whose reason is
+ * hidden in its `cause`; this names the URL and the reason (`ECONNREFUSED`, or the cause's
+ * message) and keeps fetch's error as `cause`. A request cancelled through its signal still throws
+ * the AbortError (or TimeoutError) of the signal.
+ */
+export class MindprintConnectionError extends Error {
+  /** The URL of the request that got no answer. */
+  readonly url: string;
+  /** Why: the system error code (`ECONNREFUSED`, `ENOTFOUND`, …) or the cause's message. */
+  readonly reason: string;
+  constructor(url: string, cause: unknown) {
+    const inner = (cause as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+    const reason = String(inner?.code ?? inner?.message ?? (cause instanceof Error ? cause.message : cause));
+    super(`could not reach Mindprint at ${url}: ${reason}`, { cause });
+    this.name = 'MindprintConnectionError';
+    this.url = url;
+    this.reason = reason;
+  }
+}
+
+/** fetch, with a network failure (a TypeError from fetch) thrown as MindprintConnectionError. */
+async function fetchOrExplain(fetchImpl: typeof globalThis.fetch, url: URL | string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetchImpl(url, init);
+  } catch (err) {
+    if (err instanceof TypeError) throw new MindprintConnectionError(String(url), err);
+    throw err;
+  }
+}
+
 /** A snapshot that failed processing, or did not finish within the wait. */
 export class SnapshotWaitError extends Error {
   readonly reason: 'failed' | 'timeout';
@@ -174,7 +206,7 @@ export class MindprintClient {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await this.#fetch(url, { method, headers, body, signal: opts.signal });
+    const res = await fetchOrExplain(this.#fetch, url, { method, headers, body, signal: opts.signal });
     if (!res.ok) throw await apiError(res);
     return res;
   }
@@ -261,7 +293,7 @@ export class MindprintClient {
    */
   async uploadToSignedUrl(signedUrl: string, body: Blob | Uint8Array | string, contentType: string, opts: { signal?: AbortSignal } = {}): Promise<SignedUpload> {
     const payload = body instanceof Uint8Array ? new Blob([new Uint8Array(body)]) : body;
-    const res = await this.#fetch(signedUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: payload, signal: opts.signal });
+    const res = await fetchOrExplain(this.#fetch, signedUrl, { method: 'PUT', headers: { 'content-type': contentType }, body: payload, signal: opts.signal });
     if (!res.ok) throw await apiError(res);
     return (await res.json()) as SignedUpload;
   }

@@ -1979,7 +1979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -1999,7 +1999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2078,7 +2078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2116,7 +2116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2187,7 +2187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2243,7 +2243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2318,7 +2318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2338,7 +2338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2411,7 +2411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2449,7 +2449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2519,7 +2519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2557,7 +2557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2632,7 +2632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2688,7 +2688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2756,7 +2756,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2812,7 +2812,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2888,7 +2888,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2926,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2994,7 +2994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3032,7 +3032,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3104,7 +3104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3142,7 +3142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3213,7 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3251,7 +3251,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3323,7 +3323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3388,7 +3388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3460,7 +3460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3498,7 +3498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3574,7 +3574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3630,7 +3630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3701,7 +3701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3739,7 +3739,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3811,7 +3811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3867,7 +3867,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3938,7 +3938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3976,7 +3976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4045,7 +4045,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4110,7 +4110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4183,7 +4183,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4248,7 +4248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4317,7 +4317,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4364,7 +4364,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4433,7 +4433,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4471,7 +4471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4542,7 +4542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4580,7 +4580,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4652,7 +4652,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4708,7 +4708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4782,7 +4782,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4838,7 +4838,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4911,7 +4911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4931,7 +4931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4999,7 +4999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5019,7 +5019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5090,7 +5090,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5146,7 +5146,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5228,7 +5228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5248,7 +5248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5319,7 +5319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5366,7 +5366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5437,7 +5437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5502,7 +5502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5576,7 +5576,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5641,7 +5641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5712,7 +5712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5777,7 +5777,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5845,7 +5845,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5865,7 +5865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5939,7 +5939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6004,7 +6004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6072,7 +6072,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6128,7 +6128,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6294,7 +6294,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6314,7 +6314,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6382,7 +6382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6402,7 +6402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */

@@ -3,7 +3,7 @@
  * the same variables as `mindprint mcp` (parsed by ../mcp/env.ts), and report failures as one
  * clear line: the service's status, code and message, or why it could not be reached.
  */
-import { MindprintApiError, MindprintClient, type MindprintClientOptions } from '@mindprint/client';
+import { MindprintApiError, MindprintClient, MindprintConnectionError, type MindprintClientOptions } from '@mindprint/client';
 import { McpConfigError, mcpSettingsFromEnv } from '../mcp/env.ts';
 
 export const CLIENT_ENV_HELP = `Environment (--url and --key take precedence):
@@ -33,10 +33,7 @@ export function describeError(err: unknown, baseUrl: string): string {
     const hint = err.code === 'AUTH_FAILED' ? ' (check --key or MINDPRINT_API_KEY)' : '';
     return `${err.status} ${err.code}: ${err.message}${hint}`;
   }
-  if (err instanceof TypeError && /fetch failed/i.test(err.message)) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return `could not reach Mindprint at ${baseUrl}: ${cause?.code ?? cause?.message ?? err.message} (is it running, and --url or MINDPRINT_URL right?)`;
-  }
+  if (err instanceof MindprintConnectionError) return `could not reach Mindprint at ${baseUrl}: ${err.reason} (is it running, and --url or MINDPRINT_URL right?)`;
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -4,7 +4,7 @@
  * error: an assistant shows a tool error to the model, while a protocol error ends in "-32000".
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { MindprintApiError } from '@mindprint/client';
+import { MindprintApiError, MindprintConnectionError } from '@mindprint/client';
 import { McpConfigError } from './env.ts';
 
 /** A failure whose message is already what the assistant should read (bad combination of arguments, a refused upload…). */
@@ -20,10 +20,7 @@ export function toolErrorMessage(err: unknown, baseUrl: string | null): string {
     const hint = err.code === 'NOT_FOUND' ? NOT_FOUND_HINT : err.code === 'AUTH_FAILED' ? ' Check the API key (MINDPRINT_API_KEY, or the Authorization header of the MCP connection).' : '';
     return `Mindprint answered ${err.status} ${err.code}: ${err.message.replace(/\.$/, '')}.${hint}`;
   }
-  if (err instanceof TypeError && /fetch failed/i.test(err.message)) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    return `Could not reach Mindprint at ${baseUrl ?? 'MINDPRINT_URL'}: ${cause?.code ?? cause?.message ?? err.message}. Is the service running and MINDPRINT_URL right?`;
-  }
+  if (err instanceof MindprintConnectionError) return `Could not reach Mindprint at ${baseUrl ?? 'MINDPRINT_URL'}: ${err.reason}. Is the service running and MINDPRINT_URL right?`;
   if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return 'The request to Mindprint was cancelled or timed out.';
   return `Mindprint tool failed: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -18,7 +18,7 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 
 /** JSON-RPC bodies; a transcript sent as text (upload_text_to_signed_url) is the largest. */
@@ -69,7 +69,7 @@ const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     .header('allow', 'POST')
     .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.' }, id: null });
 
-export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function mcpRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
   // The MCP transport reads the JSON-RPC body itself, so malformed JSON or a wrong content type
   // gets the protocol's own error (-32700, 415) rather than an API error.
   app.removeAllContentTypeParsers();

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { issueKey, listKeys, revokeKey } from '../../platform/auth/keys.ts';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { errorResponses, iso, Nullable, Timestamp, Uuid, named } from '../../platform/http/schemas.ts';
 
@@ -25,7 +25,7 @@ const toApiKey = (k: Awaited<ReturnType<typeof listKeys>>[number]) => ({
   lastUsedAt: iso(k.lastUsedAt),
 });
 
-export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const keyRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, { ctx }) => {
   const { db } = ctx;
   const tags = ['API keys'];
 

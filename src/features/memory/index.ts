@@ -4,12 +4,13 @@
  * in-process search; lexical-index.ts: full-text search in process), hybrid retrieval (retrieve.ts, recall.ts) and per-mind rerankers (rerankers.ts).
  */
 export { inScope, loadMindScope, type AsOfProblem, type MindScope } from './scope.ts';
-export { loadProfile, loadProfileInputs, PersonaCache, type MindMaterial, type ProfileScope } from '../profile/inputs.ts';
 export { FALLBACK_TURNS, MAX_CANDIDATES, MAX_CITED_TURNS, OPENING_SEQ, OPENING_TURNS, RRF_K, SEMANTIC_CANDIDATES, retrieveMemory, scopeTurns, tsQueryText, type RetrieveOptions, type SemanticQuery } from './retrieve.ts';
 export { leansOnConversation, recall, type Recall, type RecallOptions } from './recall.ts';
-export { Memory, memoryFor, type LexicalSearch, type VectorSearch } from './service.ts';
+export { Memory, type LexicalSearch, type VectorSearch } from './service.ts';
 export { LexicalIndex, type LexicalHit, type LexicalTurn } from './lexical-index.ts';
 export { embedSnapshot, queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
 export { IndexCache } from './index-cache.ts';
 export { VectorIndex } from './vector-index.ts';
-export { MindRerankers, rerankersFor } from './rerankers.ts';
+export { MindRerankers } from './rerankers.ts';
+export { memoryModule } from './module.ts';
+export { toDate } from './scope.ts';

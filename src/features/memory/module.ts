@@ -5,21 +5,24 @@
 import type { Module } from '../../deps.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
-import { embedSnapshot, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
+import { embedSnapshot, queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
 import { memoryRoutes } from './routes.ts';
-import { memoryFor } from './service.ts';
 
 /** Embedding jobs at once per process: the offline embedder is CPU-bound, a provider waits on the network. */
 const WORKER_CONCURRENCY = 1;
 
 export const memoryModule: Module = {
   name: 'memory',
-  async init(ctx) {
-    memoryFor(ctx);
-  },
+  on: (ctx) => ({
+    // The semantic index follows a completed snapshot in a job of its own: `completed` does not wait for embeddings.
+    'snapshot.completed': async (tx, e, after) => {
+      await queueEmbedding(tx, ctx.queue, e.snapshotId, ctx.memory.embedder.id);
+      after.add(() => ctx.queue.wake(QUEUE.embedSnapshot));
+    },
+  }),
   routes: memoryRoutes,
   async startWorkers(ctx) {
-    const memory = memoryFor(ctx);
+    const memory = ctx.memory;
     const log = jobLogger(ctx.config);
     await ctx.queue.work<EmbedSnapshotJob>(QUEUE.embedSnapshot, WORKER_CONCURRENCY, (data, job) => embedSnapshot(memory, data, job, log));
     // Snapshots of another embedder (a changed configuration) or from before the semantic index,

@@ -76,15 +76,3 @@ export class MindRerankers {
     if (this.entries.get(key)?.state === 'running') this.set(key, { state: 'ready', model });
   }
 }
-
-const registries = new WeakMap<object, MindRerankers>();
-
-/** The per-mind rerankers of one service's memory (created on first use). */
-export function rerankersFor(owner: object, onError?: (err: unknown, mindId: string) => void): MindRerankers {
-  let r = registries.get(owner);
-  if (!r) {
-    r = new MindRerankers(onError);
-    registries.set(owner, r);
-  }
-  return r;
-}

@@ -1,15 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
-import { MindParams } from '../minds/schemas.ts';
+import { MindParams } from '../minds/index.ts';
 import { SemanticIndexResponse } from './schemas.ts';
-import { memoryFor } from './service.ts';
 import { semanticIndexState } from './state.ts';
 
-export async function memoryRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function memoryRoutes(api: FastifyInstance, ctx: Deps): Promise<void> {
   const app = api.withTypeProvider<TypeBoxTypeProvider>();
-  const memory = memoryFor(ctx);
+  const memory = ctx.memory;
   app.get('/minds/:mindId/semantic-index', {
     schema: {
       tags: ['Analysis'],

@@ -5,12 +5,10 @@
  * in-process vector and full-text indexes and the persona cache. One per database, created on first use.
  */
 import { sql } from 'drizzle-orm';
-import type { Config } from '../../config.ts';
 import { rowsOf, type Database, type Db } from '../../platform/db/client.ts';
-import { createEmbedder, type Embedder } from '../../lib/embeddings/index.ts';
+import type { Embedder } from '../../lib/embeddings/index.ts';
 import type { MemoryTurn } from '../../engines/types.ts';
 import { LexicalIndex } from './lexical-index.ts';
-import { PersonaCache } from '../profile/inputs.ts';
 import { scopeTurnCount, scopeTurns } from './retrieve.ts';
 import { inScope, type MindScope } from './scope.ts';
 import { decodeVector } from './vectors.ts';
@@ -30,7 +28,6 @@ export const MAX_PROCESS_TURNS = 30_000;
 const DECLINED = Object.freeze({ byteLength: 0 });
 
 export class Memory {
-  readonly personas = new PersonaCache();
   readonly indexes = new IndexCache<VectorIndex>();
   readonly lexicalIndexes = new IndexCache<LexicalIndex<MemoryTurn> | typeof DECLINED>();
   private search: Promise<VectorSearch> | null = null;
@@ -141,16 +138,4 @@ export class Memory {
   async close(): Promise<void> {
     await this.embedder.close?.();
   }
-}
-
-const memories = new WeakMap<Database, Memory>();
-
-/** The memory of the service running on `database` (created from `config` on first use). */
-export function memoryFor(ctx: { database: Database; config: Config }): Memory {
-  let m = memories.get(ctx.database);
-  if (!m) {
-    m = new Memory(ctx.database, createEmbedder(ctx.config.embeddings), ctx.config.vectorSearch, ctx.config.lexicalSearch);
-    memories.set(ctx.database, m);
-  }
-  return m;
 }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import { rowsOf } from '../../platform/db/client.ts';
 import { iso } from '../../platform/http/schemas.ts';
-import { assertMindExists } from '../minds/service.ts';
+import { assertMindExists } from '../minds/index.ts';
 import type { SemanticIndexResponse } from './schemas.ts';
 import type { Memory } from './service.ts';
 

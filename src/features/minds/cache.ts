@@ -12,7 +12,10 @@
  * While the change feed is down, changes can be missed, so the cache is bypassed (every read
  * queries) and emptied again once it is back. A short TTL bounds what an undetected outage could
  * serve. On PGlite the data dir is locked to this process, so every write is made here.
+ * The entries themselves live in an LRU (lru-cache) bounded by count and by characters of JSON.
  */
+import { LRUCache } from 'lru-cache';
+
 interface Entry {
   organizationId: string;
   generation: number;
@@ -23,7 +26,7 @@ interface Entry {
 
 export interface MindCacheOptions {
   maxEntries?: number;
-  /** Total characters of cached JSON kept at most (default 32 Mi); past it the cache starts empty. */
+  /** Total characters of cached JSON kept at most (default 32 Mi); past it the least recently used go. */
   maxChars?: number;
   /** An entry older than this is a miss even without a known change (default 5 s). */
   ttlMs?: number;
@@ -33,18 +36,16 @@ export interface MindCacheOptions {
 
 export class MindCache {
   private generations = new Map<string, number>();
-  private entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   /** Bumped when every entry must go (change feed lost or regained). */
   private epoch = 0;
   private bypassed: boolean;
-  private chars = 0;
-  private readonly maxEntries: number;
   private readonly maxChars: number;
   readonly ttlMs: number;
 
   constructor(opts: MindCacheOptions = {}) {
-    this.maxEntries = opts.maxEntries ?? 10_000;
     this.maxChars = opts.maxChars ?? 32 * 1024 * 1024;
+    this.entries = new LRUCache({ max: opts.maxEntries ?? 10_000, maxSize: this.maxChars, sizeCalculation: (e) => Math.max(1, e.json.length) });
     this.ttlMs = opts.ttlMs ?? 5_000;
     this.bypassed = opts.bypassed ?? false;
   }
@@ -78,16 +79,7 @@ export class MindCache {
   set(organizationId: string, key: string, json: string, stamp: { generation: number; epoch: number }): void {
     if (this.bypassed || stamp.epoch !== this.epoch || stamp.generation !== this.generation(organizationId)) return;
     if (json.length > this.maxChars / 4) return;
-    if (this.entries.size >= this.maxEntries || this.chars + json.length > this.maxChars) this.clear();
-    const old = this.entries.get(key);
-    if (old) this.chars -= old.json.length;
     this.entries.set(key, { organizationId, generation: stamp.generation, epoch: stamp.epoch, cachedAt: Date.now(), json });
-    this.chars += json.length;
-  }
-
-  private clear(): void {
-    this.entries.clear();
-    this.chars = 0;
   }
 
   /** Taken before a load: a change or outage while it runs makes its result unstorable. */
@@ -102,7 +94,7 @@ export class MindCache {
   /** Forget everything (changes may have been missed). */
   invalidateAll(): void {
     this.epoch++;
-    this.clear();
+    this.entries.clear();
   }
 
   /** Bypass the cache (true) while changes may be missed, or serve from it again (false); both empty it. */

@@ -1,17 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { errorResponses, SuccessResponse } from '../../platform/http/schemas.ts';
 import { CreateMindBody, DigitalTwin, ListMindsQuery, Mind, MindParams, SearchMindsQuery, UpdateMindBody } from './schemas.ts';
 import * as minds from './service.ts';
+import { SetMindTagsBody } from '../tags/index.ts';
 
 /** The body as the route's response schema serializes it (what the cache keeps). */
 const serialized = (reply: FastifyReply, body: unknown) => reply.serialize(body) as string;
 /** Sends JSON that is already serialized (a cache hit, or what was just stored). */
 const sendJson = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 
-export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, { ctx }) => {
   const { db } = ctx;
   const tags = ['Minds'];
 
@@ -87,4 +88,16 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     await minds.deleteMind(db, req.caller, req.params.mindId, ctx.mindDeletionHooks);
     return { success: true };
   });
+
+  // The tags of one mind: a mind operation (tags/ knows nothing of minds), listed under Tags.
+  app.put('/minds/:mindId/tags', {
+    schema: {
+      tags: ['Tags'],
+      summary: "Replace a mind's tags",
+      description: '`tagNames` is an array or a comma-separated string; missing tags are created; an empty list removes every tag.',
+      params: MindParams,
+      body: SetMindTagsBody,
+      response: { 200: Type.Object({ mind: Mind }), ...errorResponses(404, 415) },
+    },
+  }, async (req) => ({ mind: await minds.setMindTags(ctx.db, req.caller, req.params.mindId, req.body.tagNames) }));
 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { describedPattern, Nullable, Timestamp, Uuid, named } from '../../platform/http/schemas.ts';
-import { Tag, TagNames } from '../tags/schemas.ts';
+import { Tag, TagNames } from '../tags/index.ts';
 
 export const Mind = named('Mind', Type.Object({
   id: Uuid,

@@ -1,20 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../platform/db/client.ts';
-
 /**
  * The separator between the fields of minds.search_text (U+001F, "unit separator"): nobody types
  * it, so a query cannot match across two fields, and a field's exact value and prefix can be
  * matched by putting it around the query. See mindprint_search_text() in drizzle/0001_search_separator.sql.
  */
 export const SEARCH_SEPARATOR = '\u001f';
-
-/**
- * Recomputes minds.search_text (what GET /minds/search matches, through a trigram index) from
- * the mind's name, email, slug, tag names and social-media values, for the minds matching `where`.
- */
-export async function refreshSearchText(db: Db, where: SQL): Promise<void> {
-  await db.execute(sql`update minds m set search_text = mindprint_search_text(m) where ${where}`);
-}
 
 /** Escapes LIKE wildcards so a user's "%" or "_" is matched literally. */
 export function likeEscape(s: string): string {

@@ -9,9 +9,10 @@ import { lockForTransaction, rowsOf, runStatement, statement, type Db } from '..
 import { digitalTwins, minds } from '../../platform/db/schema.ts';
 import { invalid, notFound } from '../../platform/http/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
-import { ensureTags, parseTagNames, setMindTagIds } from '../tags/service.ts';
+import { ensureTags, parseTagNames, setMindTagIds } from '../tags/index.ts';
 import { SEARCH_LIMIT, type CreateMindBody, type DigitalTwin, type Mind, type UpdateMindBody } from './schemas.ts';
-import { refreshSearchText, searchPatterns } from './search.ts';
+import { searchPatterns } from './search.ts';
+import { refreshSearchText } from '../../platform/db/search-text.ts';
 import { slugify } from './slug.ts';
 
 /** Called before a mind is deleted, so modules that keep files for it (artifacts) can remove them. */

@@ -5,10 +5,12 @@
  * statement, folded by analysis/profile.ts (weights by words and recency).
  */
 import { sql } from 'drizzle-orm';
-import { buildProfile, personaFromProfile, type MindProfile, type ProfileSnapshotInput } from '../../lib/analysis/index.ts';
+import { buildProfile, type MindProfile, type ProfileSnapshotInput } from '../../lib/analysis/index.ts';
+import { personaFromProfile } from './persona.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
 import type { PersonaCard } from '../../engines/types.ts';
-import { inScope, toDate, type MindScope } from '../memory/scope.ts';
+import { inScope, toDate, type MindScope } from '../memory/index.ts';
+import { LRUCache } from 'lru-cache';
 
 interface ProfileRow {
   id: string;
@@ -86,8 +88,11 @@ export async function loadProfile(db: Db, scope: ProfileScope): Promise<MindMate
  * never looked up again (and ages out of the LRU).
  */
 export class PersonaCache {
-  private readonly entries = new Map<string, Promise<MindMaterial>>();
-  constructor(private readonly maxEntries = 500) {}
+  /** Loads per mind and snapshot fingerprint, the least recently used dropped past maxEntries. */
+  private readonly entries: LRUCache<string, Promise<MindMaterial>>;
+  constructor(maxEntries = 500) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   async persona(db: Db, scope: MindScope): Promise<PersonaCard> {
     return (await this.material(db, scope)).persona;
@@ -98,16 +103,14 @@ export class PersonaCache {
     if (!scope.fingerprint) return { persona: personaFromProfile(scope.mindName, buildProfile([])), otherSpeakers: [] };
     const key = `${scope.mindId}/${scope.fingerprint}`;
     let entry = this.entries.get(key);
-    if (entry) {
-      // Refresh its place in the LRU order.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-    } else {
-      entry = loadProfile(db, scope);
-      this.entries.set(key, entry);
+    if (!entry) {
+      const loading = loadProfile(db, scope);
+      this.entries.set(key, loading);
       // A failed load must not be remembered.
-      entry.catch(() => this.entries.delete(key));
-      while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+      loading.catch(() => {
+        if (this.entries.peek(key) === loading) this.entries.delete(key);
+      });
+      entry = loading;
     }
     // The name is not part of the key: renaming a mind takes effect at once.
     const { profile, otherSpeakers } = await entry;

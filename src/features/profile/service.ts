@@ -7,7 +7,7 @@ import { buildProfile, type MindProfile } from '../../lib/analysis/index.ts';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { loadProfileInputs } from './inputs.ts';
-import { assertMindExists } from '../minds/service.ts';
+import { assertMindExists } from '../minds/index.ts';
 
 export async function mindProfile(db: Db, caller: Caller, mindId: string): Promise<{ mindId: string; name: string; profile: MindProfile }> {
   const mind = await assertMindExists(db, caller, mindId);

@@ -18,7 +18,7 @@ import { MAX_QUOTE_CHARS } from '../../lib/analysis/evidence.ts';
 import { ipipBfm50, notAdministeredRows, questionnaireRows, scoreQuestionnaire, type Instrument } from '../../lib/analysis/questionnaire.ts';
 import type { EvidenceRef, PsychometricResult } from '../../lib/analysis/types.ts';
 import type { Config } from '../../config.ts';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { lockForTransaction, rowsOf, type Db } from '../../platform/db/client.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns } from '../../platform/db/schema.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';
@@ -88,7 +88,7 @@ export async function queueQuestionnaire(
 }
 
 /** The job handler for QUEUE.questionnaire. */
-export async function runQuestionnaire(ctx: AppContext, data: QuestionnaireJob, job: JobContext, log: JobLogger): Promise<void> {
+export async function runQuestionnaire(ctx: Deps, data: QuestionnaireJob, job: JobContext, log: JobLogger): Promise<void> {
   const modelId = questionnaireModel(ctx.config);
   const fields = { snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1 };
   if (!ctx.config.llm || !ctx.config.questionnaire || !modelId) {

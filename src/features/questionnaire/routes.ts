@@ -7,12 +7,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { conflict } from '../../platform/http/errors.ts';
 import { errorResponses, named, Uuid } from '../../platform/http/schemas.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
-import { SnapshotParams } from '../snapshots/schemas.ts';
-import { getSnapshotRow } from '../snapshots/service.ts';
+import { SnapshotParams } from '../snapshots/index.ts';
+import { getSnapshotRow } from '../snapshots/index.ts';
 import { ipipBfm50 } from '../../lib/analysis/questionnaire.ts';
 import { questionnaireModel, queueQuestionnaire } from './job.ts';
 
@@ -27,7 +27,7 @@ export const QuestionnaireQueued = named('QuestionnaireQueued', Type.Object({
   }),
 }));
 
-export async function questionnaireRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function questionnaireRoutes(api: FastifyInstance, ctx: Deps): Promise<void> {
   const app = api.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/minds/:mindId/snapshots/:snapshotId/questionnaire', {
     schema: {

@@ -8,30 +8,23 @@
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Config } from '../../config.ts';
+import type { Deps } from '../../deps.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
 import { messages, simulations, type MessageContent } from '../../platform/db/schema.ts';
 import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
-import type { JobContext, JobQueue } from '../../platform/jobs/queue.ts';
+import type { JobContext } from '../../platform/jobs/queue.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
 import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../../engines/extractive/index.ts';
 import { LlmEngineError } from '../../engines/llm/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../../engines/types.ts';
 import { VERSION } from '../../platform/version.ts';
-import type { EngineRegistry } from '../../engines/registry.ts';
-import { loadMindScope, recall, rerankersFor, retrieveMemory, type Memory, type MindScope, type PersonaCache } from '../memory/index.ts';
+import { UnknownModelError, type EngineRegistry } from '../../engines/registry.ts';
+import { loadMindScope, recall, retrieveMemory, type MindScope } from '../memory/index.ts';
 import type { SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';
 
-export interface RunServices {
-  db: Db;
-  queue: JobQueue;
-  engines: EngineRegistry;
-  personas: PersonaCache;
-  /** Semantic memory (embedder, vector search); without it retrieval is full text only. */
-  memory?: Memory;
-  config: Config;
-  log?: { error(obj: object, msg: string): void };
-}
+/** What a run uses of the process's Deps (benchmarks pass their own). */
+export type RunServices = Pick<Deps, 'db' | 'queue' | 'engines' | 'personas' | 'memory' | 'rerankers' | 'config' | 'log'>;
 
 export interface PreparedRun {
   caller: Caller;
@@ -89,7 +82,7 @@ export async function prepareRun(s: RunServices, caller: Caller, body: SimulateB
     }
   }
   // A conversation keeps its model unless the request names one.
-  const engine = body.selectedSimulationModel !== undefined || !conversation ? s.engines.select(body.selectedSimulationModel) : s.engines.forStored(conversation.model);
+  const engine = body.selectedSimulationModel !== undefined || !conversation ? selectEngine(s.engines, body.selectedSimulationModel) : s.engines.forStored(conversation.model);
   const asOf = conversation ? conversation.asOfSnapshotId : (body.snapshotId ?? null);
   const loaded = await loadMindScope(s.db, caller.organizationId, body.mindId, asOf, s.memory?.embedder.id ?? null);
   if (!loaded) throw notFound('Mind');
@@ -324,7 +317,7 @@ export async function executeRun(
  * speakers' names. The one path every caller takes — POST /simulate, background jobs and the
  * fidelity benchmark — so what is measured is what is served.
  */
-export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memory' | 'log'> & { config?: Pick<Config, 'rerankerAdapt'> }, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
+export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memory'> & Partial<Pick<RunServices, 'log' | 'rerankers'>> & { config?: Pick<Config, 'rerankerAdapt'> }, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
   const history = simulationId ? await historyBefore(s.db, simulationId, userSeq) : [];
   const terms = extractSearchTerms(message, history);
   const options = { citedTurnIds: citedTurnIds(history), openings: socialIntent(message, scope.mindName.split(/\s+/)) !== null };
@@ -337,9 +330,7 @@ export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memo
   const memory = engine.engine === 'llm' ? rankForLlm(found.memory, message, history) : found.memory;
   // The extractive reranker adapted to this mind, once it is ready (computed in the background, never waited for).
   const reranker =
-    engine.engine === 'extractive' && s.memory && s.config?.rerankerAdapt
-      ? rerankersFor(s.memory, (err, mindId) => s.log?.error({ err, mindId }, 'adapting the reranker to the mind failed; the shipped model answers')).peek(s.db, scope)
-      : undefined;
+    engine.engine === 'extractive' && s.rerankers && s.config?.rerankerAdapt ? s.rerankers.peek(s.db, scope) : undefined;
   return {
     mindName: scope.mindName,
     message,
@@ -401,4 +392,14 @@ export async function runSimulationJob(s: RunServices, data: SimulationJob, job:
     // A failure already stored on the message is final: do not make pg-boss retry it.
     if (!job.isLastAttempt && !(err instanceof LlmEngineError && PERMANENT.has(err.code))) throw err;
   });
+}
+
+/** The requested engine; an unknown model id is a 400 that lists the choices. */
+function selectEngine(engines: EngineRegistry, requested: string | undefined): SimulationEngine {
+  try {
+    return engines.select(requested);
+  } catch (err) {
+    if (!(err instanceof UnknownModelError)) throw err;
+    throw invalid(`body.selectedSimulationModel ${err.message}`, { field: 'body.selectedSimulationModel', models: err.available });
+  }
 }

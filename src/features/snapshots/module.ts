@@ -1,12 +1,12 @@
 import type { Module } from '../../deps.ts';
-import { closeParserPool, configureParserPool, warmParserPool } from '../../lib/ingest/index.ts';
+import { closeParserPool, configureParserPool, warmParserPool } from './pool.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE, queueDefinitions } from '../../platform/jobs/queues.ts';
 import { processSnapshot, type ProcessSnapshotJob } from './pipeline.ts';
 import { snapshotRoutes, uploadRoutes } from './routes.ts';
 import { STALE_TEMP_MS, sweepTempFiles } from '../../platform/storage/local-store.ts';
 import { deleteMindArtifacts } from './service.ts';
-import { sweepArtifactsOnSchedule, sweepLostSnapshots } from './sweeper.ts';
+import { artifactSweepSchedule, sweepLostSnapshots } from './sweeper.ts';
 
 /** Memory bank snapshots: upload, processing pipeline, analysis endpoints, profile. */
 export const snapshotsModule: Module = {
@@ -18,8 +18,9 @@ export const snapshotsModule: Module = {
     const log = jobLogger(ctx.config);
     ctx.queue.repeat('snapshot sweeper', ctx.config.jobMaintenanceSeconds, async () => void (await sweepLostSnapshots(ctx, queue, log)));
     // Abandoned uploads and files nobody owns; a failure (the store unreachable) is tried again next time.
+    const sweepArtifacts = artifactSweepSchedule(ctx, log);
     ctx.queue.repeat('artifact sweeper', ctx.config.jobMaintenanceSeconds, () =>
-      sweepArtifactsOnSchedule(ctx, log).catch((err: unknown) => log.warn({ err }, 'artifact sweep failed; trying again at the next maintenance')),
+      sweepArtifacts().catch((err: unknown) => log.warn({ err }, 'artifact sweep failed; trying again at the next maintenance')),
     );
     // Temp files of uploads a killed process left (the spool dir each time, the local store's tree hourly).
     let lastStoreWalk = 0;

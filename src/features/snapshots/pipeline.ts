@@ -17,16 +17,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
+import { AfterCommit } from '../../platform/events/index.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
-import { digestTranscriptFile, ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseStats } from '../../lib/ingest/index.ts';
+import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
+import { digestTranscriptFile, type ParseStats } from './pool.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';
 import { jobLogger, type JobLogger } from '../../platform/jobs/log.ts';
-import { memoryFor, queueEmbedding } from '../memory/index.ts';
 import type { JobContext } from '../../platform/jobs/queue.ts';
-import { QUEUE } from '../../platform/jobs/queues.ts';
 import { describeTransient, transientKind } from '../../platform/jobs/transient.ts';
-import { queueQuestionnaire } from '../questionnaire/job.ts';
 import { ArtifactNotFoundError } from '../../platform/storage/index.ts';
 import type { Digest } from './digest.ts';
 import { LOST_REASON } from './sweeper.ts';
@@ -45,7 +44,7 @@ export interface ProcessSnapshotJob {
   snapshotId: string;
 }
 
-export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob, job: JobContext, log: JobLogger = jobLogger(ctx.config)): Promise<void> {
+export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: JobContext, log: JobLogger = jobLogger(ctx.config)): Promise<void> {
   const { db } = ctx;
   const [row] = await db
     .select({ snapshot: snapshots, mindName: minds.name, storageKey: artifacts.storageKey, kind: artifacts.kind })
@@ -72,16 +71,16 @@ export async function processSnapshot(ctx: AppContext, data: ProcessSnapshotJob,
 
   const digested = performance.now();
   let stored: boolean;
+  const after = new AfterCommit();
   try {
-    stored = await store(ctx, row.snapshot, digest);
+    stored = await store(ctx, row.snapshot, digest, after);
   } catch (err) {
     return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
   }
   if (!stored) return finishedElsewhere();
+  after.run();
   ctx.mindCache?.invalidate(row.snapshot.organizationId);
   ctx.database.noteBulkWrite();
-  ctx.queue.wake(QUEUE.embedSnapshot);
-  ctx.queue.wake(QUEUE.questionnaire);
   const ms = (x: number) => Math.round(x);
   log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
 }
@@ -116,7 +115,7 @@ export function decideFailure(err: unknown, job: Pick<JobContext, 'retryCount'>,
   return { action: 'fail', reason: `Processing failed: an internal error occurred while ${step} (reference ${reference})`, internal: true };
 }
 
-async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string, parse?: ParseStats): Promise<void> {
+async function onFailure(ctx: Deps, log: JobLogger, snapshotId: string, job: JobContext, err: unknown, step: string, parse?: ParseStats): Promise<void> {
   const reference = randomBytes(4).toString('hex');
   const decision = decideFailure(err, job, step, reference);
   const fields = { reference, snapshotId, jobId: job.id, attempt: job.retryCount + 1, err, parse };
@@ -140,7 +139,7 @@ async function onFailure(ctx: AppContext, log: JobLogger, snapshotId: string, jo
  * it was read (another attempt completed it), so a completed snapshot never goes back to processing.
  * A snapshot the sweeper failed as lost is taken back (OPEN_FOR_ATTEMPT): its error is cleared.
  */
-async function startAttempt(ctx: AppContext, snapshotId: string): Promise<boolean> {
+async function startAttempt(ctx: Deps, snapshotId: string): Promise<boolean> {
   const started = await ctx.db
     .update(snapshots)
     .set({ status: 'processing', error: null, completedAt: null, startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
@@ -150,7 +149,7 @@ async function startAttempt(ctx: AppContext, snapshotId: string): Promise<boolea
 }
 
 /** Fails the snapshot, unless another attempt of its job has completed it meanwhile: that result stands. */
-async function fail(ctx: AppContext, snapshotId: string, reason: string): Promise<void> {
+async function fail(ctx: Deps, snapshotId: string, reason: string): Promise<void> {
   const [row] = await ctx.db
     .update(snapshots)
     .set({ status: 'failed', error: reason, completedAt: new Date(), updatedAt: new Date() })
@@ -163,7 +162,7 @@ async function fail(ctx: AppContext, snapshotId: string, reason: string): Promis
  * Writes the analysis and completes the snapshot in one transaction. Returns false, having written
  * nothing, when the snapshot was deleted or another attempt of its job already completed it.
  */
-async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, digest: Digest): Promise<boolean> {
+async function store(ctx: Deps, snapshot: typeof snapshots.$inferSelect, digest: Digest, after: AfterCommit): Promise<boolean> {
   const base = { organizationId: snapshot.organizationId, mindId: snapshot.mindId, snapshotId: snapshot.id };
   const { analysis, attribution } = digest;
   return ctx.db.transaction(async (tx) => {
@@ -207,11 +206,8 @@ async function store(ctx: AppContext, snapshot: typeof snapshots.$inferSelect, d
         updatedAt: new Date(),
       })
       .where(eq(snapshots.id, snapshot.id));
-    // The semantic index follows in a job of its own: `completed` does not wait for embeddings.
-    await queueEmbedding(tx, ctx.queue, snapshot.id, memoryFor(ctx).embedder.id);
-    // With an LLM configured, the questionnaire psychometrics follow, in a job of their own too
-    // (a run already going read the previous completion: this one gets its own).
-    await queueQuestionnaire(tx, ctx, snapshot, { newCompletion: true });
+    // What follows (the semantic index, the questionnaire) subscribes to the event, in this transaction.
+    await ctx.events.emit(tx, 'snapshot.completed', base, after);
     return true;
   });
 }

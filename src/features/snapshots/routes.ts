@@ -2,12 +2,12 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { publicBaseUrl } from '../../platform/http/public-url.ts';
 import { ErrorResponse, errorResponses, Uuid } from '../../platform/http/schemas.ts';
-import { MindParams } from '../minds/schemas.ts';
-import { mindProfile } from '../profile/service.ts';
+import { MindParams } from '../minds/index.ts';
+import { mindProfile } from '../profile/index.ts';
 import { CreateSnapshotForm, CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject, UPLOAD_CONTENT_TYPES_DOC, UploadBytes, UploadReceived } from './schemas.ts';
 import * as service from './service.ts';
 import { listSpeakers, setSpeaker } from './speakers.ts';
@@ -44,7 +44,7 @@ function malformedMultipart(err: unknown, req: FastifyRequest): AppError | null 
 }
 
 /** Reads the multipart form: the file is spooled to a temp file (size-limited), fields collected. */
-async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.SnapshotForm> {
+async function readForm(req: FastifyRequest, ctx: Deps): Promise<service.SnapshotForm> {
   if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "file" part (or an "artifactId" field)');
   const form: service.SnapshotForm = { file: null, fields: {} };
   try {
@@ -71,7 +71,7 @@ async function readForm(req: FastifyRequest, ctx: AppContext): Promise<service.S
   return form;
 }
 
-export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   const { db } = ctx;
   const tags = ['Snapshots'];
@@ -204,7 +204,7 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: AppContext): Pr
 }
 
 /** PUT /uploads/:token — outside the bearer-authenticated API: the signed token is the credential. */
-export async function uploadRoutes(root: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function uploadRoutes(root: FastifyInstance, ctx: Deps): Promise<void> {
   const app = root.withTypeProvider<TypeBoxTypeProvider>();
   // Leave the body unread: it is streamed to disk with the signed size limit.
   app.removeAllContentTypeParsers();

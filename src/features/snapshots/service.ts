@@ -8,15 +8,16 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import { and, asc, desc, eq, getTableColumns, ne, type SQL } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { artifacts, digitalTwins, findings, keyTopics, minds, psychometrics, snapshots, turns } from '../../platform/db/schema.ts';
 import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
-import { matchSpeakerLabel, SINGLE_SPEAKER_LABEL, sniffFile, speakerLabels, UnknownSpeakerError } from '../../lib/ingest/index.ts';
+import { matchSpeakerLabel, SINGLE_SPEAKER_LABEL, sniffFile, UnknownSpeakerError } from '../../lib/ingest/index.ts';
+import { speakerLabels } from './pool.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
-import { assertMindExists, getDefaultTwinId } from '../minds/service.ts';
+import { assertMindExists, getDefaultTwinId } from '../minds/index.ts';
 import { InvalidUploadTokenError, PayloadTooLargeError, verifyUploadToken } from '../../platform/storage/index.ts';
 import { CONTENT_TYPE, isAutoCaptionFile, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 import type { Snapshot } from './schemas.ts';
@@ -81,7 +82,7 @@ export function selectSnapshots(db: Db, caller: Caller, where: SQL) {
     .where(and(eq(snapshots.organizationId, caller.organizationId), where));
 }
 
-export const tmpDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'tmp');
+export const tmpDir = (ctx: Deps) => path.join(ctx.config.dataDir, 'tmp');
 
 /** Every stored artifact lives under this folder (the artifact sweeper lists it). */
 export const ARTIFACTS_PREFIX = 'org/';
@@ -231,7 +232,7 @@ export interface CreatedSnapshot {
   speakerWarning: string | null;
 }
 
-export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: string, form: SnapshotForm): Promise<CreatedSnapshot> {
+export async function createSnapshot(ctx: Deps, caller: Caller, mindId: string, form: SnapshotForm): Promise<CreatedSnapshot> {
   const { db, store } = ctx;
   const mind = await assertMindExists(db, caller, mindId);
   const { fields } = form;
@@ -322,7 +323,7 @@ export async function createSnapshot(ctx: AppContext, caller: Caller, mindId: st
 }
 
 /** An artifact of this mind whose bytes are in the store (confirming an S3 presigned upload on first use). */
-async function readyArtifact(ctx: AppContext, caller: Caller, mindId: string, artifactId: string): Promise<ArtifactRow> {
+async function readyArtifact(ctx: Deps, caller: Caller, mindId: string, artifactId: string): Promise<ArtifactRow> {
   const [artifact] = await ctx.db
     .select()
     .from(artifacts)
@@ -356,7 +357,7 @@ async function readyArtifact(ctx: AppContext, caller: Caller, mindId: string, ar
  * the artifact's own key, so what was checked is exactly what snapshots read; the incoming object
  * is then deleted.
  */
-async function confirmPresignedUpload(ctx: AppContext, artifact: ArtifactRow, size: number): Promise<ArtifactRow> {
+async function confirmPresignedUpload(ctx: Deps, artifact: ArtifactRow, size: number): Promise<ArtifactRow> {
   const max = ctx.config.maxUploadBytes;
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The uploaded file is larger than the ${max / 1024 / 1024} MB limit`);
   if (size > max) {
@@ -491,7 +492,7 @@ export async function setLinked(db: Db, caller: Caller, mindId: string, snapshot
 }
 
 /** Deletes the snapshot (its turns and analysis cascade) and its file when no other snapshot uses it. */
-export async function deleteSnapshot(ctx: AppContext, caller: Caller, mindId: string, snapshotId: string) {
+export async function deleteSnapshot(ctx: Deps, caller: Caller, mindId: string, snapshotId: string) {
   const s = await getSnapshotRow(ctx.db, caller, mindId, snapshotId);
   const orphan = await ctx.db.transaction(async (tx) => {
     await tx.delete(snapshots).where(eq(snapshots.id, snapshotId));
@@ -508,11 +509,11 @@ export async function deleteSnapshot(ctx: AppContext, caller: Caller, mindId: st
  * Mind deletion hook: the mind's folder goes with it, every artifact and whatever a replayed or
  * unfinished upload left there (rows cascade in the database).
  */
-export async function deleteMindArtifacts(ctx: AppContext, caller: Caller, mindId: string): Promise<void> {
+export async function deleteMindArtifacts(ctx: Deps, caller: Caller, mindId: string): Promise<void> {
   await ctx.store.deletePrefix(mindPrefix(caller.organizationId, mindId));
 }
 
-export async function createSignedUrl(ctx: AppContext, caller: Caller, mindId: string, query: { contentType: string; fileName: string }, publicBaseUrl: string) {
+export async function createSignedUrl(ctx: Deps, caller: Caller, mindId: string, query: { contentType: string; fileName: string }, publicBaseUrl: string) {
   await assertMindExists(ctx.db, caller, mindId);
   const contentType = query.contentType.trim().toLowerCase();
   if (!UPLOADABLE_CONTENT_TYPES.has(contentType)) {
@@ -542,7 +543,7 @@ export async function createSignedUrl(ctx: AppContext, caller: Caller, mindId: s
  * artifact must still be awaiting its upload (a URL works once). The body is spooled with the
  * size limit, sniffed, then moved into the store.
  */
-export async function receiveSignedUpload(ctx: AppContext, token: string, contentType: string | undefined, body: import('node:stream').Readable) {
+export async function receiveSignedUpload(ctx: Deps, token: string, contentType: string | undefined, body: import('node:stream').Readable) {
   let claims;
   try {
     claims = verifyUploadToken(token, ctx.signingSecret);

@@ -7,11 +7,12 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { rowsOf } from '../../platform/db/client.ts';
 import { findings, keyTopics, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
-import { matchSpeakerLabel, speakerLabels, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
+import { matchSpeakerLabel, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
+import { speakerLabels } from './pool.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
 import { getSnapshotRow, speakerWarning, toSnapshot, unknownSpeaker, type SnapshotView } from './service.ts';
@@ -37,7 +38,7 @@ export interface SpeakerEntry {
 }
 
 /** Where the snapshot's file is and what kind it is, for reading its labels again. */
-async function fileOf(ctx: AppContext, s: SnapshotView): Promise<{ storageKey: string; kind: FileKind }> {
+async function fileOf(ctx: Deps, s: SnapshotView): Promise<{ storageKey: string; kind: FileKind }> {
   const [a] = await ctx.db.select({ storageKey: artifacts.storageKey, kind: artifacts.kind }).from(artifacts).where(eq(artifacts.id, s.artifactId));
   return { storageKey: a!.storageKey, kind: a!.kind as FileKind };
 }
@@ -46,7 +47,7 @@ async function fileOf(ctx: AppContext, s: SnapshotView): Promise<{ storageKey: s
  * The labels of a failed snapshot's file, read again (it stored no turns): null when they cannot
  * be read in time. A file that cannot be read at all is a 409 saying why.
  */
-async function labelsFromFile(ctx: AppContext, s: SnapshotView): Promise<string[] | null> {
+async function labelsFromFile(ctx: Deps, s: SnapshotView): Promise<string[] | null> {
   const { storageKey, kind } = await fileOf(ctx, s);
   try {
     return await ctx.store.withLocalFile(storageKey, (p) => speakerLabels(p, kind));
@@ -57,7 +58,7 @@ async function labelsFromFile(ctx: AppContext, s: SnapshotView): Promise<string[
 }
 
 /** Up to SAMPLES lines of each speaker: their first substantial turns, in one query. */
-async function sampleLines(ctx: AppContext, snapshotId: string): Promise<Map<string, string[]>> {
+async function sampleLines(ctx: Deps, snapshotId: string): Promise<Map<string, string[]>> {
   const rows = rowsOf<{ speaker: string; text: string }>(
     await ctx.db.execute(sql`
       select speaker, left(text, ${SAMPLE_CHARS + 1}) as text from (
@@ -78,7 +79,7 @@ async function sampleLines(ctx: AppContext, snapshotId: string): Promise<Map<str
   return out;
 }
 
-export async function listSpeakers(ctx: AppContext, caller: Caller, mindId: string, snapshotId: string) {
+export async function listSpeakers(ctx: Deps, caller: Caller, mindId: string, snapshotId: string) {
   const s = await getSnapshotRow(ctx.db, caller, mindId, snapshotId);
   if (OPEN.includes(s.status)) throw stillProcessing(s);
   let speakers: SpeakerEntry[];
@@ -108,7 +109,7 @@ export async function listSpeakers(ctx: AppContext, caller: Caller, mindId: stri
  * (they were another speaker's) and its job is queued, in one transaction that first locks the
  * row, so two requests at once re-run it once (the second finds it pending: 409).
  */
-export async function setSpeaker(ctx: AppContext, caller: Caller, mindId: string, snapshotId: string, requested: string) {
+export async function setSpeaker(ctx: Deps, caller: Caller, mindId: string, snapshotId: string, requested: string) {
   const s = await getSnapshotRow(ctx.db, caller, mindId, snapshotId);
   if (OPEN.includes(s.status)) throw stillProcessing(s);
   const wanted = requested.trim();

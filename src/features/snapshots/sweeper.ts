@@ -14,7 +14,7 @@
  * inserting its rows, a replayed presigned PUT). They are removed, or (b) reopened.
  */
 import { inArray, sql, type SQL } from 'drizzle-orm';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { rowsOf } from '../../platform/db/client.ts';
 import { artifacts } from '../../platform/db/schema.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';
@@ -25,7 +25,7 @@ import { ARTIFACTS_PREFIX, keysOf, parseArtifactKey, SIGNED_URL_SECONDS } from '
 export const LOST_REASON = 'Processing was interrupted repeatedly (worker lost); upload again';
 
 /** Fails the open snapshots whose job will not run again (finished, failed, cancelled or gone). Returns their ids. */
-export async function sweepLostSnapshots(ctx: AppContext, queue: QueueDefinition, log: JobLogger): Promise<string[]> {
+export async function sweepLostSnapshots(ctx: Deps, queue: QueueDefinition, log: JobLogger): Promise<string[]> {
   const rows = rowsOf<{ id: string; organization_id: string; mind_id: string; status: string }>(
     await ctx.db.execute(sql`
       update snapshots s set status = 'failed', error = ${LOST_REASON}, completed_at = now(), updated_at = now()
@@ -90,18 +90,18 @@ export interface ArtifactSweepOptions {
   listStore?: boolean;
 }
 
-const lastStoreSweep = new WeakMap<AppContext, number>();
-
 /**
  * The periodic artifact sweep (module.ts schedules it beside sweepLostSnapshots, so neither keeps
  * the other from running): rows at every maintenance (a few small statements), the store listing
- * at most hourly per process.
+ * at most hourly per process (the returned function remembers when it last listed).
  */
-export async function sweepArtifactsOnSchedule(ctx: AppContext, log: JobLogger): Promise<void> {
-  const last = lastStoreSweep.get(ctx);
-  const listStore = last === undefined || Date.now() - last >= STORE_SWEEP_INTERVAL_MS;
-  if (listStore) lastStoreSweep.set(ctx, Date.now());
-  await sweepArtifacts(ctx, log, { listStore });
+export function artifactSweepSchedule(ctx: Deps, log: JobLogger): () => Promise<void> {
+  let last: number | undefined;
+  return async () => {
+    const listStore = last === undefined || Date.now() - last >= STORE_SWEEP_INTERVAL_MS;
+    if (listStore) last = Date.now();
+    await sweepArtifacts(ctx, log, { listStore });
+  };
 }
 
 /**
@@ -110,7 +110,7 @@ export async function sweepArtifactsOnSchedule(ctx: AppContext, log: JobLogger):
  * sweep racing an upload that finishes after all loses harmlessly: the upload's own update (from
  * `uploading`) then finds nothing and removes its bytes itself.
  */
-export async function sweepArtifacts(ctx: AppContext, log: JobLogger, opts: ArtifactSweepOptions = {}): Promise<ArtifactSweep> {
+export async function sweepArtifacts(ctx: Deps, log: JobLogger, opts: ArtifactSweepOptions = {}): Promise<ArtifactSweep> {
   const now = opts.now ?? new Date();
   const removed = await removeAbandonedArtifacts(ctx, now, log);
   const reopened = await reopenCrashedUploads(ctx, now);
@@ -121,7 +121,7 @@ export async function sweepArtifacts(ctx: AppContext, log: JobLogger, opts: Arti
 }
 
 /** The cut-offs of a sweep at `now`, as timestamps the database compares with. */
-function cutoffs(ctx: AppContext, now: Date) {
+function cutoffs(ctx: Deps, now: Date) {
   const at = (secondsAgo: number) => new Date(now.getTime() - secondsAgo * 1000).toISOString();
   return {
     /** Rows created before this have a signed URL that no longer works. */
@@ -141,7 +141,7 @@ function stuckUpload(c: ReturnType<typeof cutoffs>): SQL {
 }
 
 /** (a) and (b) with an expired URL: nothing can arrive any more, so row and bytes go. */
-async function removeAbandonedArtifacts(ctx: AppContext, now: Date, log: JobLogger): Promise<{ expired: number; crashed: number }> {
+async function removeAbandonedArtifacts(ctx: Deps, now: Date, log: JobLogger): Promise<{ expired: number; crashed: number }> {
   const c = cutoffs(ctx, now);
   // No snapshot can use an artifact before it is uploaded; the check keeps the foreign key safe anyway.
   const removable = sql`created_at < ${c.expiredBefore}::timestamptz
@@ -168,7 +168,7 @@ async function removeAbandonedArtifacts(ctx: AppContext, now: Date, log: JobLogg
  * Runs a statement that claims and changes at most `batch` rows (LIMIT … FOR UPDATE SKIP LOCKED)
  * until it changes fewer, MAX_BATCHES times at most; `each` sees every batch's returned rows.
  */
-async function inBatches<R>(ctx: AppContext, statement: (batch: number) => SQL, each: (rows: R[]) => Promise<void> | void): Promise<void> {
+async function inBatches<R>(ctx: Deps, statement: (batch: number) => SQL, each: (rows: R[]) => Promise<void> | void): Promise<void> {
   for (let i = 0; i < MAX_BATCHES; i++) {
     const rows = rowsOf<R>(await ctx.db.execute(statement(BATCH)));
     await each(rows);
@@ -181,7 +181,7 @@ async function inBatches<R>(ctx: AppContext, statement: (batch: number) => SQL, 
  * upload once more. Nothing is deleted: the next PUT (or confirmation) replaces whatever the
  * crashed one left, and if none comes, the row expires and removeAbandonedArtifacts takes it all.
  */
-async function reopenCrashedUploads(ctx: AppContext, now: Date): Promise<number> {
+async function reopenCrashedUploads(ctx: Deps, now: Date): Promise<number> {
   const c = cutoffs(ctx, now);
   const reopenable = sql`${stuckUpload(c)} and created_at >= ${c.expiredBefore}::timestamptz`;
   let reopened = 0;
@@ -207,7 +207,7 @@ interface OwnedKey {
  * file whose rows were never inserted (a crash between store and transaction), a replayed
  * presigned PUT, bytes a delete left behind. Keys in any other shape are not ours to judge.
  */
-async function removeOrphanObjects(ctx: AppContext, now: Date, log: JobLogger): Promise<number> {
+async function removeOrphanObjects(ctx: Deps, now: Date, log: JobLogger): Promise<number> {
   const youngest = now.getTime() - ORPHAN_MIN_AGE_SECONDS * 1000;
   let removed = 0;
   let page: OwnedKey[] = [];
@@ -224,7 +224,7 @@ async function removeOrphanObjects(ctx: AppContext, now: Date, log: JobLogger): 
 }
 
 /** One query for a page of keys. A row owns its storage key, and while not yet uploaded every key it may write. */
-async function removeUnowned(ctx: AppContext, page: OwnedKey[], log: JobLogger): Promise<number> {
+async function removeUnowned(ctx: Deps, page: OwnedKey[], log: JobLogger): Promise<number> {
   const ids = [...new Set(page.map((k) => k.artifactId))];
   const owners = new Map(
     (await ctx.db
@@ -241,7 +241,7 @@ async function removeUnowned(ctx: AppContext, page: OwnedKey[], log: JobLogger):
 }
 
 /** Deletes keys a few at a time; returns how many went. A failure is logged: the next listing finds the key again. */
-async function deleteObjects(ctx: AppContext, keys: string[], log: JobLogger): Promise<number> {
+async function deleteObjects(ctx: Deps, keys: string[], log: JobLogger): Promise<number> {
   let deleted = 0;
   for (let i = 0; i < keys.length; i += DELETE_CONCURRENCY) {
     const chunk = keys.slice(i, i + DELETE_CONCURRENCY);

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { errorResponses, SuccessResponse } from '../../platform/http/schemas.ts';
-import { Mind, MindParams } from '../minds/schemas.ts';
-import { setMindTags } from '../minds/service.ts';
-import { RenameTagBody, SetMindTagsBody, Tag, TagParams, TagWithCount } from './schemas.ts';
+import { RenameTagBody, Tag, TagParams, TagWithCount } from './schemas.ts';
 import * as tagService from './service.ts';
 
-export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, { ctx }) => {
   const { db } = ctx;
   const tags = ['Tags'];
 
@@ -32,15 +30,4 @@ export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (
     await tagService.deleteTag(db, req.caller, req.params.tagId);
     return { success: true };
   });
-
-  app.put('/minds/:mindId/tags', {
-    schema: {
-      tags,
-      summary: "Replace a mind's tags",
-      description: '`tagNames` is an array or a comma-separated string; missing tags are created; an empty list removes every tag.',
-      params: MindParams,
-      body: SetMindTagsBody,
-      response: { 200: Type.Object({ mind: Mind }), ...errorResponses(404, 415) },
-    },
-  }, async (req) => ({ mind: await setMindTags(db, req.caller, req.params.mindId, req.body.tagNames) }));
 };

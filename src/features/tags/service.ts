@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { mindTags, tags } from '../../platform/db/schema.ts';
 import { conflict, invalid, notFound } from '../../platform/http/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
-import { refreshSearchText } from '../minds/search.ts';
+import { refreshSearchText } from '../../platform/db/search-text.ts';
 
 type TagRow = typeof tags.$inferSelect;
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../../deps.ts';
+import type { Deps } from '../../deps.ts';
 import { errorResponses, named } from '../../platform/http/schemas.ts';
 import { usageFor } from './service.ts';
 
@@ -28,7 +28,7 @@ const Usage = named('Usage', Type.Object({
   }),
 }));
 
-export const usageRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+export const usageRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, { ctx }) => {
   app.get('/usage', {
     schema: {
       tags: ['Usage'],

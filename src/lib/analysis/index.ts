@@ -22,7 +22,6 @@ export type {
 export { buildProfile, RECENCY_HALF_LIFE_DAYS } from './profile.ts';
 export type { MindProfile, ProfileSnapshotInput, ProfileTopic, ProfileTrait, ProfileFinding, TraitTrajectory, TrajectoryPoint } from './profile.ts';
 export { styleMap } from './style.ts';
-export { personaFromProfile } from '../../features/profile/persona.ts';
 export { MIN_WORDS as BIG_FIVE_MIN_WORDS, LOW_CONFIDENCE_WORDS as BIG_FIVE_LOW_CONFIDENCE_WORDS } from './big-five.ts';
 
 export interface AnalyseOptions {

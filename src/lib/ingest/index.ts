@@ -4,7 +4,6 @@
  */
 export type { Attribution, FileKind, SpeakerSummary, Transcript, TranscriptTurn } from './types.ts';
 export { sniffFile } from './sniff.ts';
-export { parseTranscriptFile, digestTranscriptFile, speakerLabels, warmParserPool, closeParserPool, configureParserPool, POOL_SIZE, LABEL_SCAN_BUDGET_MS, type ParseStats } from '../../features/snapshots/pool.ts';
 export { DEFAULT_PARSE_BUDGETS, wallMs, type ParseBudgets } from './budgets.ts';
 export type { ParseOptions } from './parse.ts';
 export { attributeSpeaker, matchSpeakerLabel, resolveSpeakerLabel, type AttributeOptions, type AttributionResult, type LabelMatch } from './attribution.ts';

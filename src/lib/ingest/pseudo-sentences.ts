@@ -13,7 +13,7 @@
  * - a pause helps less than one would think: where the next word starts ≥ 1.5 s after the previous
  *   one, a sentence ends 14–41 % of the time (by file), and YouTube's word times are partly
  *   interpolated. A pause adds to a boundary's score; it never overrides the words.
- * Result on those files: see `test/ingest/pseudo-sentences.test.ts` (precision of the cuts against
+ * Result on those files: see `test/lib/ingest/pseudo-sentences.test.ts` (precision of the cuts against
  * the real punctuation, and mean length against the real sentences).
  */
 

@@ -11,6 +11,7 @@ import { apiKeys } from '../db/schema.ts';
 import { unauthorized } from '../http/errors.ts';
 import { looksLikeKey } from './key-shape.ts';
 import { hashKey } from './keys.ts';
+import { LRUCache } from 'lru-cache';
 
 export interface Caller {
   organizationId: string;
@@ -22,7 +23,6 @@ interface CachedKey {
   caller: Caller | null;
   expiresAt: Date | null;
   revokedAt: Date | null;
-  cachedAt: number;
 }
 
 /** The key lookup, a named prepared statement on PostgreSQL (parsed and planned once per connection). */
@@ -40,17 +40,19 @@ const prepareKeyLookup = (db: Db) =>
     .prepare('mp_key_lookup');
 
 export class Authenticator {
-  private cache = new Map<string, CachedKey>();
+  /** Verified (and unknown) key hashes for ttlMs, the least recently used dropped past maxEntries. */
+  private readonly cache: LRUCache<string, CachedKey>;
   /** keyId → last time it was used, waiting to be flushed. */
   readonly pendingLastUsed = new Map<string, Date>();
   private readonly lookup: ReturnType<typeof prepareKeyLookup>;
 
   constructor(
     db: Db,
-    private ttlMs = 2_000,
-    private maxEntries = 10_000,
+    ttlMs = 2_000,
+    maxEntries = 10_000,
   ) {
     this.lookup = prepareKeyLookup(db);
+    this.cache = new LRUCache({ max: maxEntries, ttl: ttlMs });
   }
 
   async authenticate(request: FastifyRequest): Promise<Caller> {
@@ -62,10 +64,7 @@ export class Authenticator {
     if (!looksLikeKey(secret)) throw unauthorized('Invalid API key', true);
     const hash = hashKey(secret);
     const now = Date.now();
-    let entry = this.cache.get(hash);
-    if (!entry || now - entry.cachedAt > this.ttlMs) {
-      entry = await this.load(hash, now);
-    }
+    const entry = this.cache.get(hash) ?? (await this.load(hash));
     if (!entry.caller) throw unauthorized('Invalid API key', true);
     if (entry.revokedAt) throw unauthorized('This API key has been revoked', true);
     if (entry.expiresAt && entry.expiresAt.getTime() <= now) throw unauthorized('This API key has expired', true);
@@ -73,22 +72,20 @@ export class Authenticator {
     return entry.caller;
   }
 
-  private async load(hash: string, now: number): Promise<CachedKey> {
+  private async load(hash: string): Promise<CachedKey> {
     const [row] = await this.lookup.execute({ hash });
     const entry: CachedKey = {
       caller: row ? { organizationId: row.organizationId, userId: row.userId, apiKeyId: row.id } : null,
       expiresAt: row?.expiresAt ?? null,
       revokedAt: row?.revokedAt ?? null,
-      cachedAt: now,
     };
-    if (this.cache.size >= this.maxEntries) this.cache.clear();
     this.cache.set(hash, entry);
     return entry;
   }
 
   /** Drop cached entries of a key (after it is revoked through this process). */
   forgetKey(keyId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.caller?.apiKeyId === keyId) this.cache.delete(hash);
+    for (const [hash, entry] of this.cache.entries()) if (entry.caller?.apiKeyId === keyId) this.cache.delete(hash);
   }
 
   /** Drop the cached entry of a key hash: the key was created, revoked or deleted, possibly by another process. */

@@ -25,7 +25,7 @@ export type ErrorCode =
   | 'UNAVAILABLE'
   | 'INTERNAL';
 
-/** The status of each code (docs/api.md lists them; test/api/error-codes.test.ts keeps the two equal). */
+/** The status of each code (docs/api.md lists them; test/platform/http/error-codes.test.ts keeps the two equal). */
 export const STATUS: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   AUTH_FAILED: 401,

@@ -3,7 +3,7 @@
  * document writes it (relative to the base path, `{param}` placeholders). They name what a client
  * generator or a fuzzer calls each operation, and match the methods of @mindprint/client.
  * app.ts adds them to the document; a route may also set `operationId` in its own schema, which
- * wins. test/api/openapi-contract.test.ts fails while any documented operation has none.
+ * wins. test/e2e/openapi-contract.test.ts fails while any documented operation has none.
  */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api-keys': 'listApiKeys',

@@ -19,8 +19,9 @@
  */
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Caller } from '../auth/authenticate.ts';
-import type { AppContext } from '../../deps.ts';
+import type { Authenticator, Caller } from '../auth/authenticate.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../db/client.ts';
 import { AppError } from './errors.ts';
 import { SharedCounters } from './rate-limit-store.ts';
 
@@ -66,7 +67,14 @@ export function presentsKey(req: FastifyRequest): boolean {
  * the scopes outside the API such as /mcp) and returns it with the per-key limiter to register on
  * the API scope. Call before any authenticated route is registered.
  */
-export async function registerRateLimits(app: FastifyInstance, ctx: AppContext): Promise<RateLimits> {
+/** What the limits need of the process: its settings, its database (shared counters on PostgreSQL) and the key check. */
+export interface RateLimitDeps {
+  config: Config;
+  database: Pick<Database, 'kind' | 'execute'>;
+  auth: Pick<Authenticator, 'authenticate'>;
+}
+
+export async function registerRateLimits(app: FastifyInstance, ctx: RateLimitDeps): Promise<RateLimits> {
   const { config } = ctx;
   const counters = ctx.database.kind === 'postgres' ? new SharedCounters(ctx.database.execute) : null;
   if (counters) app.addHook('onClose', () => counters.close());

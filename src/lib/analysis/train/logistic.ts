@@ -3,6 +3,7 @@
  * gradient descent with a step from the Lipschitz bound (deterministic: no random start, fixed
  * iteration count). Small and dependency-free: the data sets have hundreds of rows.
  */
+import { mulberry32 } from '../../prng.ts';
 
 export interface FittedLogistic {
   mean: number[];
@@ -85,15 +86,8 @@ export { sigmoid };
 /** Stratified k-fold assignment, deterministic: rows of each class dealt round-robin in a seeded order. */
 export function stratifiedFolds(y: number[], k: number, seed: number): number[] {
   const order = y.map((_, i) => i);
-  let state = seed >>> 0;
-  const rand = (): number => {
-    // mulberry32: a tiny seeded generator, so folds are the same on every run.
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  // Seeded, so folds are the same on every run.
+  const rand = mulberry32(seed);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];

@@ -1,0 +1,3 @@
+/** What other features may use of this one. */
+export { PersonaCache } from './inputs.ts';
+export { mindProfile } from './service.ts';

@@ -1,0 +1,4 @@
+/** What other features may use of this one. */
+export { snapshotsModule } from './module.ts';
+export { SnapshotParams } from './schemas.ts';
+export { getSnapshotRow } from './service.ts';
