@@ -321,7 +321,7 @@ async function fidelity(cases: Case[], pool: Case[] = cases): Promise<{ records:
       if (!cases.includes(c)) continue;
       const caseIndex = cases.indexOf(c);
       const scope = scopes.get(c)!.scope;
-      const space = tfidfSpace(c.memory);
+      const space = tfidfSpace(c.memory, contentStems);
       const rivals = [...others.values()].filter((o) => o.field === c.field && o.person !== c.person);
       const answerLength = c.memory.filter((t) => words(t).length >= MIN_ANSWER_WORDS);
       const generic = mostGenericTurn(answerLength);
@@ -426,7 +426,7 @@ function specificities(rs: readonly Record[], cases: readonly Case[]): Specific[
   const byCase = new Map<number, Record[]>();
   for (const r of rs) byCase.set(r.caseIndex, [...(byCase.get(r.caseIndex) ?? []), r]);
   for (const [ci, group] of byCase) {
-    const space = tfidfSpace(cases[ci]!.memory);
+    const space = tfidfSpace(cases[ci]!.memory, contentStems);
     const of = (k: Answerer) => setFidelity(space, group.map((r): HeldOut => ({ question: r.question, real: r.gold, simulated: k === 'echo' ? r.question : r.texts[k] })));
     const all = Object.fromEntries(ANSWERERS.map((k) => [k, of(k)])) as { [k in Answerer]: ReturnType<typeof setFidelity> };
     group.forEach((r, i) => {
@@ -463,7 +463,7 @@ function extrasLines(name: string, split: Split | null, r: { records: Record[]; 
   const fSpec = fs.map((f) => {
     const c = cases[f.caseIndex]!;
     const others = [...c.items.map((i) => i.answer), ...c.followUps.map((x) => x.answer)].filter((a) => a !== f.gold);
-    return specificity(tfidfSpace(c.memory), f.text, f.gold, others);
+    return specificity(tfidfSpace(c.memory, contentStems), f.text, f.gold, others);
   });
   const off = r.offField.filter((o) => inSplit(o.caseIndex));
   const own = r.records.filter((x) => inSplit(x.caseIndex));

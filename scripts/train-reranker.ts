@@ -24,6 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConversations, splitOf, type Conversation } from '../bench/support/fidelity-split.ts';
 import { pairsOf, type Pair } from '../bench/support/pairs.ts';
 import { specificity, tfidfSpace, type Space } from '../src/lib/fidelity/measure.ts';
+import { contentStems } from '../src/engines/extractive/text.ts';
 import { adaptToMind } from '../src/engines/extractive/adapt.ts';
 import type { MemoryTurn } from '../src/engines/types.ts';
 import { answer, type AnswerOptions } from '../src/engines/extractive/index.ts';
@@ -70,7 +71,7 @@ async function collect(convs: Conversation[]): Promise<Question[]> {
   for (const [qi, { conversation, person, message, gold, memory }] of pairs.entries()) {
     const others = pairs.filter((o) => o.memory === memory && o.gold !== gold).map((o) => o.gold);
     let space = spaces.get(memory);
-    if (!space) spaces.set(memory, (space = tfidfSpace(memory.map((t) => t.text))));
+    if (!space) spaces.set(memory, (space = tfidfSpace(memory.map((t) => t.text), contentStems)));
     let seen: readonly Candidate[] | null = null;
     const options: AnswerOptions = { embed, model: zero, onCandidates: (c) => (seen ??= c) };
     answer({ mindName: person, message, history: [], memory, persona: { name: person, traits: [], style: {}, topics: [], findings: [] } }, options);

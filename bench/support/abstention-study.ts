@@ -12,6 +12,7 @@ import { loadConversations, splitOf } from './fidelity-split.ts';
 import { pairsOf, type Pair } from './pairs.ts';
 import { rerankEmbedder } from '../../src/engines/extractive/rerank/index.ts';
 import { cosine, tfidfSpace, vectorOf } from '../../src/lib/fidelity/measure.ts';
+import { contentStems } from '../../src/engines/extractive/text.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
 
 requireSharedData('bench/support/abstention-study.ts');
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     signals[name][own ? 'own' : 'off'].push(x);
   };
   for (const [memory, ps] of byMemory) {
-    const space = tfidfSpace(memory.map((t) => t.text));
+    const space = tfidfSpace(memory.map((t) => t.text), contentStems);
     const tv = memory.map((t) => vectorOf(space, t.text));
     const cv = memory.map((t) => vectorOf(space, t.context ?? ''));
     const te = memory.map((t) => embed(t.text));

@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     const replies = wholeReplies(memory).filter((r) => words(r.text).length >= 8);
     const texts = replies.map((r) => r.text);
     const contexts = replies.map((r) => r.first.context ?? '');
-    const space = tfidfSpace(memory.map((t) => t.text));
+    const space = tfidfSpace(memory.map((t) => t.text), contentStems);
     const tv = texts.map((t) => vectorOf(space, t));
     const cv = contexts.map((t) => vectorOf(space, t));
     const te = texts.map((t) => embed(t));
@@ -150,7 +150,7 @@ async function main(): Promise<void> {
         let r = results.get(name);
         if (!r) results.set(name, (r = { spec: [], beyond: [], words: [] }));
         r.spec.push(specificity(space, pick, p.gold, others)!);
-        r.beyond.push(specificity(space, pick, p.gold, others, questionStems(p.message))!);
+        r.beyond.push(specificity(space, pick, p.gold, others, questionStems(space, p.message))!);
         r.words.push(words(pick).length);
       }
       for (const [name, sc] of Object.entries(combos)) {
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
         let r = results.get(name);
         if (!r) results.set(name, (r = { spec: [], beyond: [], words: [] }));
         r.spec.push(specificity(space, pick, p.gold, others)!);
-        r.beyond.push(specificity(space, pick, p.gold, others, questionStems(p.message))!);
+        r.beyond.push(specificity(space, pick, p.gold, others, questionStems(space, p.message))!);
         r.words.push(words(pick).length);
       }
     }

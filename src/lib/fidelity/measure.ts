@@ -15,38 +15,43 @@
  *  - persona win: whether this mind's answer is closer to the real answer than another
  *    person's mind's answer to the same question.
  *
- * Vectors are TF-IDF of content-word stems (the project's one definition, `contentStems`), the
- * IDF taken over the mind's memory turns, so a word the person says everywhere weighs little.
+ * Vectors are TF-IDF of content-word stems, the IDF taken over the mind's memory turns, so a word
+ * the person says everywhere weighs little. The stems are the project's one definition,
+ * `contentStems` of src/engines/extractive/text.ts, passed in by the caller: lib sits below
+ * engines and may not import it (docs/architecture.md, the floors).
  *
  * Pure: strings and turn lists in, numbers out; no database, no feature imports, so the
  * benchmark (bench/fidelity.ts) and a per-mind fidelity job can share it.
  */
-import { contentStems } from '../../engines/extractive/text.ts';
+
+/** Content-word stems of a text, in order (`contentStems`). */
+export type Stems = (text: string) => string[];
 
 /** Sparse TF-IDF vector, unit length (empty when the text has no content word). */
 export type Vector = ReadonlyMap<string, number>;
 
 /** The IDF of a memory: how rare each stem is among the person's turns. */
 export interface Space {
+  readonly stems: Stems;
   readonly idf: ReadonlyMap<string, number>;
   /** IDF of a stem no turn uses (the rarest possible). */
   readonly unseen: number;
 }
 
 /** Smoothed IDF (as scikit-learn's): ln((1 + N) / (1 + df)) + 1, positive for every stem. */
-export function tfidfSpace(turns: readonly string[]): Space {
+export function tfidfSpace(turns: readonly string[], stems: Stems): Space {
   const df = new Map<string, number>();
-  for (const t of turns) for (const s of new Set(contentStems(t))) df.set(s, (df.get(s) ?? 0) + 1);
+  for (const t of turns) for (const s of new Set(stems(t))) df.set(s, (df.get(s) ?? 0) + 1);
   const n = turns.length;
   const idf = new Map<string, number>();
   for (const [s, d] of df) idf.set(s, Math.log((1 + n) / (1 + d)) + 1);
-  return { idf, unseen: Math.log(1 + n) + 1 };
+  return { stems, idf, unseen: Math.log(1 + n) + 1 };
 }
 
 /** The unit TF-IDF vector of `text`, leaving out the stems in `without` (the question's, for "beyond the question"). */
 export function vectorOf(space: Space, text: string, without?: ReadonlySet<string>): Vector {
   const tf = new Map<string, number>();
-  for (const s of contentStems(text)) if (!without?.has(s)) tf.set(s, (tf.get(s) ?? 0) + 1);
+  for (const s of space.stems(text)) if (!without?.has(s)) tf.set(s, (tf.get(s) ?? 0) + 1);
   let norm = 0;
   const v = new Map<string, number>();
   for (const [s, n] of tf) {
@@ -68,8 +73,8 @@ export function cosine(a: Vector, b: Vector): number {
 }
 
 /** The content stems of a question (removed from every text for "beyond the question"). */
-export function questionStems(question: string): Set<string> {
-  return new Set(contentStems(question));
+export function questionStems(space: Space, question: string): Set<string> {
+  return new Set(space.stems(question));
 }
 
 /**
@@ -111,7 +116,7 @@ export function setFidelity(space: Space, items: readonly HeldOut[]): ItemFideli
     const others = items.filter((_, j) => j !== i).map((o) => o.real);
     return {
       specificity: specificity(space, it.simulated, it.real, others),
-      beyond: specificity(space, it.simulated, it.real, others, questionStems(it.question)),
+      beyond: specificity(space, it.simulated, it.real, others, questionStems(space, it.question)),
     };
   });
 }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { contentStems } from '../../../src/engines/extractive/text.ts';
 import { cosine, oracleTurn, personaWin, setFidelity, specificity, tfidfSpace, tfidfTop1, vectorOf } from '../../../src/lib/fidelity/measure.ts';
 
 // A small memory: a person who talks about pricing, hiring and their morning.
@@ -10,7 +11,7 @@ const MEMORY = [
   'I think people underestimate how much the first customers teach you about the product.',
   'Discounts on the first contract are fine if the customer commits to a case study.',
 ];
-const space = tfidfSpace(MEMORY);
+const space = tfidfSpace(MEMORY, contentStems);
 
 const ITEMS = [
   { question: 'How should I price the first enterprise contract?', real: 'Anywhere between fifty and two hundred thousand dollars of contract value for the first enterprise deal.' },
