@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { webRoutes } from '../../../src/clients/dashboard/routes.ts';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_DIST_DIR, webRoutes } from '../../../src/clients/dashboard/routes.ts';
 
 const INDEX = `<!doctype html><html><head><meta name="mindprint-base-path" content="/api/svc" /><script type="module" src="/app/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>`;
 
@@ -100,4 +101,8 @@ test('without a build, /app/ says how to make one', async () => {
     assert.match(res.body, /has not been built/);
     assert.match(res.body, /npm run build:web/);
   }
+});
+
+test("by default the dashboard is served from the checkout's web/dist (where npm run build:web writes it)", () => {
+  assert.equal(DEFAULT_DIST_DIR, fileURLToPath(new URL('../../../web/dist/', import.meta.url)));
 });
