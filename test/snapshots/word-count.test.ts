@@ -21,7 +21,7 @@ test('mindWords equals the mind speaker’s words, labelled transcript and auto-
     ['2012-10-03.said.txt', 'txt', 'W Mitt Romney'],
     ['2012-10-03.vtt', 'vtt', 'W Mitt Romney'],
   ] as const) {
-    const d = await digestInThisThread(fixturePath(`transcripts/us-presidential-debates/${file}`), kind, { mindName });
+    const d = await digestInThisThread(fixturePath(`transcripts/us-presidential-debates/${file}`), kind, { mindName, requestedSpeaker: null });
     const mind = d.attribution.speakers.find((s) => s.isMind)!;
     assert.ok(mind.words > 1000, file);
     assert.equal(d.analysis.mindWords, mind.words, file);
