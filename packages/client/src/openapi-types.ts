@@ -680,9 +680,8 @@ export interface components {
             /**
              * @description `unlabelled_speakers`: some of the evidence comes from a snapshot whose file names no speakers (`speakersLabelled: false`, e.g. auto-captions), so those quotes may be another person’s words (an interviewer’s, a moderator’s, another guest’s). More codes may be added: show `message` for a code you do not know.
              * @example unlabelled_speakers
-             * @enum {string}
              */
-            code: "unlabelled_speakers";
+            code: string;
             /**
              * @description One sentence for people, to show with the answer
              * @example 2 of the 3 quotes come from a file that names no speakers: every voice in it counts as Hillary Clinton, so they may be someone else’s words.
