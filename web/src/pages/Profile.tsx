@@ -57,7 +57,7 @@ export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mi
             domain={[0, 1]}
             marker={{ at: 0.5, label: 'middle of rated people' }}
             missing="not scored"
-            valueChars={22}
+            valueChars={25}
             rows={bigFive.map((t) => ({
               label: humanize(t.name),
               value: t.score,
