@@ -8,6 +8,7 @@ import { MindprintApiError, MindprintClient, type CreatedSnapshot, type Response
 export { MindprintApiError, MindprintClient };
 export type {
   Analysis,
+  AnswerWarning,
   Evidence,
   Mind,
   Model,

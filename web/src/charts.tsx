@@ -49,16 +49,18 @@ export interface BarChartProps {
   labelChars?: number;
   /** Each label on its own line above its bar at every width (long labels, such as operation names). */
   stacked?: boolean;
+  /** Width of the value column in characters (default: about 13). */
+  valueChars?: number;
 }
 
-export function BarChart({ title, rows, domain, format = (v) => String(v), marker, missing = 'no data', labelChars = 4, stacked: alwaysStacked = false }: BarChartProps) {
+export function BarChart({ title, rows, domain, format = (v) => String(v), marker, missing = 'no data', labelChars = 4, stacked: alwaysStacked = false, valueChars }: BarChartProps) {
   const [ref, width] = useWidth<HTMLDivElement>();
   // Narrow: each label on its own line above its bar. Wide: labels in a column as wide as the
   // longest needs (up to 45%).
   const stacked = alwaysStacked || width < 440;
   const longest = Math.max(...rows.map((r) => r.label.length), labelChars) * CHAR + 14;
   const labelW = stacked ? 0 : Math.round(Math.min(longest, Math.max(96, width * 0.45)));
-  const valueW = 96;
+  const valueW = valueChars ? Math.min(valueChars * CHAR + 8, Math.round(width * 0.45)) : 96;
   const barW = Math.max(40, width - labelW - valueW - 8);
   const rowH = stacked ? ROW + 16 : ROW;
   const barY = stacked ? 18 : (ROW - BAR) / 2;
@@ -179,7 +181,8 @@ export function LineChart({ title, points, domain, format = (v) => String(v) }: 
             </text>
           )}
         </g>
-        {scored.length > 1 && <path className="line" d={path} />}
+        {/* A line is a change over time: points of one date are not joined. */}
+        {scored.length > 1 && t1 !== t0 && <path className="line" d={path} />}
         {scored.map((p, i) => (
           <circle key={i} className="dot" cx={x(p.date.getTime())} cy={y(p.value)} r={4.5} opacity={p.opacity === undefined ? 1 : 0.3 + 0.7 * p.opacity}>
             <title>{`${day(p.date)}: ${format(p.value)}`}</title>

@@ -56,6 +56,8 @@ export type SimulateResult = Extract<SimulateAnswer, { evidence: unknown }>;
 export type QueuedSimulation = Extract<SimulateAnswer, { status: 'pending' }>;
 export type Evidence = SimulateResult['evidence'][number];
 export type Analysis = SimulateResult['analysis'];
+/** What to know before trusting an answer (`unlabelled_speakers`: evidence from a file that names no speakers). */
+export type AnswerWarning = SimulateResult['warnings'][number];
 export type Simulation = ResponseOf<'/simulations/{simulationId}', 'get'>['simulation'];
 export type SimulationWithMessages = ResponseOf<'/simulations/{simulationId}', 'get'>;
 export type ListSimulationsQuery = QueryOf<'/simulations', 'get'>;
@@ -68,7 +70,7 @@ export type Usage = ResponseOf<'/usage', 'get'>;
 export type SimulateStreamEvent =
   | { event: 'start'; data: { simulationId: string; conversationId: string; messageId: string } }
   | { event: 'delta'; data: { text: string } }
-  | { event: 'done'; data: { message: string; evidence: Evidence[]; analysis: Analysis; model: string } }
+  | { event: 'done'; data: { message: string; evidence: Evidence[]; analysis: Analysis; model: string; warnings: AnswerWarning[] } }
   | { event: 'error'; data: { error: string; code: string } };
 
 /** A non-2xx answer: `status` is the HTTP status, `code` and `message` come from the error body. */

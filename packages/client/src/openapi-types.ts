@@ -459,11 +459,11 @@ export interface paths {
          *     A simulation is a conversation: without `conversationId` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; `selectedSimulationModel` switches the model, and the conversation keeps the model chosen last for the turns after). A follow-up ("Why?", "Give me an example.") is answered from the conversation so far, with what its earlier answers did not already quote.
          *
          *     **Three ways to get the answer**
-         *     - Default: 200 `{message, simulationId, conversationId, messageId, model, evidence, analysis}`. `evidence` are verbatim quotes of the person's turns the answer rests on; `analysis` is what they would be thinking, feeling, saying and doing. If an LLM provider fails, 502 with `engineCode`, `simulationId` and `messageId` (the stored message is `failed`).
+         *     - Default: 200 `{message, simulationId, conversationId, messageId, model, evidence, analysis, warnings}`. `evidence` are verbatim quotes of the person's turns the answer rests on; `analysis` is what they would be thinking, feeling, saying and doing; `warnings` (a Mindprint addition, `[{code, message, snapshotIds?}]`, empty when nothing) says what to know before trusting the answer — `unlabelled_speakers` when some evidence comes from a file that names no speakers, so those quotes may be someone else's words (show `message` with the answer). The stored message's `content.warnings` keeps them. If an LLM provider fails, 502 with `engineCode`, `simulationId` and `messageId` (the stored message is `failed`).
          *     - `stream: true`: `text/event-stream` with these events (each `data:` is one JSON object):
          *       - `start` `{simulationId, conversationId, messageId}` — first, once the messages are stored;
          *       - `delta` `{text}` — pieces of the answer; concatenated they are the answer;
-         *       - `done` `{message, evidence, analysis, model}` — last, once the answer is stored;
+         *       - `done` `{message, evidence, analysis, model, warnings}` — last, once the answer is stored (`warnings` as in the JSON answer);
          *       - `error` `{error, code}` — last, instead of `done`, when the run failed (the stored message is `failed` with `errors`).
          *       Closing the connection cancels the generation; the stored message then ends `failed` with code `aborted`, keeping the text streamed so far (or `completed` if it had finished). While it streams, `GET /simulations/{id}` shows the message `streaming` with the text so far (saved about once a second).
          *     - `runInBackground: true`: 200 at once `{message: "Simulation queued", simulationId, conversationId, messageId, status: "pending"}`; a worker produces the answer, and `GET /simulations/{simulationId}` shows the assistant message go from `pending` to `completed` (or `failed` with `errors`).
@@ -674,6 +674,21 @@ export interface components {
             feeling: string;
             saying: string;
             thinking: string;
+        };
+        /** @description Not in the spec (a Mindprint addition). Something to know before trusting an answer. */
+        AnswerWarning: {
+            /**
+             * @description `unlabelled_speakers`: some of the evidence comes from a snapshot whose file names no speakers (`speakersLabelled: false`, e.g. auto-captions), so those quotes may be another person’s words (an interviewer’s, a moderator’s, another guest’s). More codes may be added: show `message` for a code you do not know.
+             * @example unlabelled_speakers
+             */
+            code: string;
+            /**
+             * @description One sentence for people, to show with the answer
+             * @example 2 of the 3 quotes come from a file that names no speakers: every voice in it counts as Hillary Clinton, so they may be someone else’s words.
+             */
+            message: string;
+            /** @description The snapshots the warning is about */
+            snapshotIds?: string[];
         };
         ApiKey: {
             /**
@@ -953,6 +968,8 @@ export interface components {
             model?: string;
             /** @description The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed. */
             text: string;
+            /** @description Not in the spec (a Mindprint addition). What to know before trusting this answer; empty when nothing. `unlabelled_speakers`: evidence from a file that names no speakers, which may be someone else’s words. */
+            warnings?: components["schemas"]["AnswerWarning"][];
         };
         MessageError: {
             /** @example rate_limited */
@@ -1401,6 +1418,8 @@ export interface components {
              * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
              */
             simulationId: string;
+            /** @description Not in the spec (a Mindprint addition). What to know before trusting this answer; empty when nothing. `unlabelled_speakers`: evidence from a file that names no speakers, which may be someone else’s words. */
+            warnings: components["schemas"]["AnswerWarning"][];
         };
         SimulationQueued: {
             /**

@@ -3,7 +3,7 @@
  * SSE stream of POST /simulate), nothing else, so it can be piped; the evidence quotes and the
  * ids to continue the conversation go to stderr.
  */
-import { type Evidence, type MindprintClient, type SimulateInput } from '@mindprint/client';
+import { type AnswerWarning, type Evidence, type MindprintClient, type SimulateInput } from '@mindprint/client';
 import { CliError, UUID_RE, clientFromEnv, describeError, useColor } from './env.ts';
 import { resolveMind } from './minds.ts';
 
@@ -20,6 +20,8 @@ export interface AskOptions {
 interface Outcome {
   message: string;
   evidence: Evidence[];
+  /** What to know before trusting the answer (evidence from a file that names no speakers…). */
+  warnings: AnswerWarning[];
   conversationId: string;
   simulationId: string;
 }
@@ -41,7 +43,7 @@ async function streamAnswer(client: MindprintClient, input: SimulateInput, signa
       const message = e.data.message || written;
       if (!message.endsWith('\n')) process.stdout.write('\n');
       if (!ids) throw new CliError('the event stream carried no start event (no conversation id)');
-      return { message, evidence: e.data.evidence, ...ids };
+      return { message, evidence: e.data.evidence, warnings: e.data.warnings ?? [], ...ids };
     }
   }
   throw new CliError('the event stream ended without an answer');
@@ -51,9 +53,13 @@ function printTrailer(o: Outcome, mindId: string): void {
   const color = useColor(process.stderr);
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[22m` : s);
   const lines: string[] = [''];
+  // Not dimmed: a warning is read before the quotes it is about.
+  for (const w of o.warnings) lines.push(`mindprint: warning: ${w.message}`);
+  const unlabelled = new Set(o.warnings.flatMap((w) => (w.code === 'unlabelled_speakers' ? (w.snapshotIds ?? []) : [])));
   if (o.evidence.length) {
-    lines.push(dim('Evidence (their own words the answer rests on):'));
-    o.evidence.forEach((e, i) => lines.push(dim(`  ${i + 1}. "${e.quote.replace(/\s+/g, ' ').trim()}" (snapshot ${e.snapshotId})`)));
+    // "Their own words" only when no quote may be someone else's.
+    lines.push(dim(unlabelled.size ? 'Evidence (quotes the answer rests on; those marked * come from a file that names no speakers and may be someone else’s words):' : 'Evidence (their own words the answer rests on):'));
+    o.evidence.forEach((e, i) => lines.push(dim(`  ${i + 1}. ${unlabelled.has(e.snapshotId) ? '* ' : ''}"${e.quote.replace(/\s+/g, ' ').trim()}" (snapshot ${e.snapshotId})`)));
   } else {
     lines.push(dim('Evidence: none (no turn of this person matched the message).'));
   }
@@ -84,7 +90,7 @@ export async function runAsk(message: string, opts: AskOptions, env: NodeJS.Proc
     if (opts.stream === false) {
       const r = await client.simulate(input, { signal: controller.signal });
       process.stdout.write(r.message.endsWith('\n') ? r.message : `${r.message}\n`);
-      outcome = r;
+      outcome = { ...r, warnings: r.warnings ?? [] };
     } else {
       outcome = await streamAnswer(client, input, controller.signal);
     }

@@ -52,10 +52,10 @@ export function registerClientCommands(program: Command): void {
     .argument('<files...>', 'transcript files')
     .requiredOption('--mind <mindId|name>', 'the mind: its id, or its exact name (found by search; an ambiguous name is refused)')
     .option('--create', 'create the mind when no mind has that name')
-    .option('--date <ISO>', 'mindset date of the conversations, e.g. 2024-05-01 or 2024-05-01T14:30:00Z (default: now)')
+    .option('--date <ISO>', 'mindset date of the conversations, e.g. 2024-05-01 or 2024-05-01T14:30:00Z (default: each file’s own date — a date key in its header such as publish_date, or a date in its name — else the day of the upload, said on stderr)')
     .option('--speaker <label>', 'the speaker label in the files that is this mind, matched ignoring case, by a unique prefix ("Lenny" → "Lenny Rachitsky") or by name ("Lenny Rachitsky" → "Lenny"); default: matched by the mind’s name')
     .option('--timeout <seconds>', 'give up waiting for a file’s processing after this long', positiveSeconds, 600)
-    .option('--json', 'print a JSON summary on stdout ({mind, files: [{file, bytes, status, snapshotId, error, elapsedMs, mindSpeaker, speakersLabelled, warning}], completed, failed}); progress goes to stderr')
+    .option('--json', 'print a JSON summary on stdout ({mind, files: [{file, bytes, status, snapshotId, error, elapsedMs, mindSpeaker, speakersLabelled, warning, mindsetDate, dateFrom}], completed, failed}); progress goes to stderr')
     .addHelpText('after', `\nExamples:\n  mindprint upload --mind "Ada Lovelace" --create --date 1843-07-10 letters.txt interview.vtt\n  mindprint upload --mind 3f1c…e9 --json debate.vtt > summary.json\n\n${CLIENT_ENV_HELP}\n`)
     .action((files: string[], opts: ConnectionOptions & { mind: string; create?: boolean; date?: string; speaker?: string; timeout: number; json?: boolean }) =>
       run(async () => (await import('./upload.ts')).runUpload(files, opts, withConnectionEnv(opts))),

@@ -5,7 +5,8 @@
  * read, which the SDK allows through its `fetch` option.
  */
 import { openAsBlob } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { SnapshotWaitError, type MindprintClient } from '@mindprint/client';
 import { CliError, clientFromEnv, describeError, useColor } from './env.ts';
 import { resolveMind } from './minds.ts';
@@ -35,6 +36,10 @@ export interface FileResult {
   speakersLabelled: boolean | null;
   /** The service's warning for such a file, also printed as a warning line. */
   warning: string | null;
+  /** The mindset date sent (YYYY-MM-DD or the --date given); null: none, so the service used the day of the upload. */
+  mindsetDate: string | null;
+  /** Where it came from: --date, the file (its header or its name), or nowhere (the day of the upload). */
+  dateFrom: 'flag' | 'file' | 'upload-day';
 }
 
 export interface UploadSummary {
@@ -69,6 +74,49 @@ export function countingFetch(onBytes: () => ((sent: number) => void) | undefine
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+/** Header keys that hold when a recording was made or published (YAML front matter, `Key: value` lines). */
+const DATE_KEYS = /^(?:date|recorded|recorded_at|recording_date|publish_date|published|published_at|air_date|aired)\s*:\s*['"]?(\d{4}-\d{2}-\d{2})\b/im;
+/** A calendar date in a file name: 2012-10-03.vtt, debate_2016-09-26.txt. */
+const NAME_DATE = /(?:^|[^\d])(\d{4}-\d{2}-\d{2})(?!\d)/;
+const HEAD_BYTES = 4096;
+
+const isCalendarDate = (d: string) => {
+  const t = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+};
+
+/**
+ * The date a transcript file gives itself, or null: a date key in its header (the front matter
+ * of the podcast transcripts: `publish_date: 2025-02-23`), else a date in its name. The first
+ * 4 KB are read; a binary file (PDF, DOCX) has no readable header, so only its name counts.
+ */
+export async function fileDate(file: string): Promise<string | null> {
+  let head = '';
+  const handle = await open(file, 'r').catch(() => null);
+  if (handle) {
+    try {
+      const buf = Buffer.alloc(HEAD_BYTES);
+      const { bytesRead } = await handle.read(buf, 0, HEAD_BYTES, 0);
+      head = buf.subarray(0, bytesRead).toString('utf8');
+    } finally {
+      await handle.close();
+    }
+  }
+  const fromHead = head.includes('\u0000') ? null : DATE_KEYS.exec(head)?.[1];
+  if (fromHead && isCalendarDate(fromHead)) return fromHead;
+  const fromName = NAME_DATE.exec(path.basename(file))?.[1];
+  return fromName && isCalendarDate(fromName) ? fromName : null;
+}
+
+/** The mindset date of each file: --date for all, else each file's own date, else none (the service's default: the day of the upload). */
+export async function mindsetDates(files: string[], flag: string | undefined): Promise<Pick<FileResult, 'mindsetDate' | 'dateFrom'>[]> {
+  if (flag) return files.map(() => ({ mindsetDate: flag, dateFrom: 'flag' as const }));
+  return Promise.all(files.map(async (f) => {
+    const d = await fileDate(f);
+    return d ? { mindsetDate: d, dateFrom: 'file' as const } : { mindsetDate: null, dateFrom: 'upload-day' as const };
+  }));
+}
+
 async function checkFiles(files: string[]): Promise<number[]> {
   const problems: string[] = [];
   const sizes = await Promise.all(
@@ -87,14 +135,14 @@ async function checkFiles(files: string[]): Promise<number[]> {
   return sizes;
 }
 
-async function uploadOne(client: MindprintClient, mindId: string, file: string, bytes: number, progress: FileProgress, opts: UploadOptions): Promise<FileResult> {
+async function uploadOne(client: MindprintClient, mindId: string, file: string, bytes: number, progress: FileProgress, opts: UploadOptions, date: Pick<FileResult, 'mindsetDate' | 'dateFrom'>): Promise<FileResult> {
   // What is known of the file's speakers: the upload answer's (an auto-caption track), then the processed status's.
   let speakers: Pick<FileResult, 'mindSpeaker' | 'speakersLabelled' | 'warning'> = { mindSpeaker: null, speakersLabelled: null, warning: null };
-  const result = (status: FileResult['status'], snapshotId: string | null, error: string | null): FileResult => ({ file, bytes, status, snapshotId, error, elapsedMs: progress.elapsedMs, ...speakers });
+  const result = (status: FileResult['status'], snapshotId: string | null, error: string | null): FileResult => ({ file, bytes, status, snapshotId, error, elapsedMs: progress.elapsedMs, ...speakers, ...date });
   let snapshotId: string;
   try {
     progress.state('uploading');
-    const created = await client.uploadSnapshot(mindId, { file: await openAsBlob(file), fileName: file.split(/[\\/]/).pop(), mindsetDate: opts.date, speaker: opts.speaker });
+    const created = await client.uploadSnapshot(mindId, { file: await openAsBlob(file), fileName: file.split(/[\\/]/).pop(), mindsetDate: date.mindsetDate ?? undefined, speaker: opts.speaker });
     snapshotId = created.mindAssessmentId;
     speakers = { mindSpeaker: null, speakersLabelled: created.speakersLabelled, warning: created.speakerWarning };
     progress.state('uploaded');
@@ -136,6 +184,16 @@ export async function runUpload(files: string[], opts: UploadOptions, env: NodeJ
 
   // With --json, stdout carries only the summary: the progress goes to stderr.
   const out = opts.json ? process.stderr : process.stdout;
+  // Never today's date in silence: a file without a date of its own is named, and so is the date it gets.
+  const dates = await mindsetDates(files, opts.date?.trim());
+  const undated = files.filter((_, i) => dates[i]!.dateFrom === 'upload-day');
+  if (undated.length) {
+    const today = new Date().toISOString().slice(0, 10);
+    process.stderr.write(
+      `mindprint: note: ${undated.length === 1 ? `${undated[0]} has` : `${undated.length} files have`} no date of ${undated.length === 1 ? 'its' : 'their'} own (none in the name or the header), so the mindset date is the day of the upload, ${today}. ` +
+        `Pass --date (when it was said) to place ${undated.length === 1 ? 'it' : 'them'} in time${undated.length > 1 ? ': files of one date make no trajectory' : ''}.\n`,
+    );
+  }
   out.write(`${mind.created ? 'Created mind' : 'Mind'} "${mind.mind.name}" (${mind.mind.id}): uploading ${files.length} file${files.length === 1 ? '' : 's'}, ${formatBytes(sizes.reduce((a, b) => a + b, 0))}\n`);
   const results: FileResult[] = [];
   for (const [i, file] of files.entries()) {
@@ -143,7 +201,7 @@ export async function runUpload(files: string[], opts: UploadOptions, env: NodeJ
     onBytes = (sent) => progress.sent(sent);
     let result: FileResult;
     try {
-      result = await uploadOne(client, mind.mind.id, file, sizes[i]!, progress, { ...opts, date: opts.date?.trim(), speaker: opts.speaker?.trim() });
+      result = await uploadOne(client, mind.mind.id, file, sizes[i]!, progress, { ...opts, speaker: opts.speaker?.trim() }, dates[i]!);
     } finally {
       onBytes = undefined;
       progress.close();

@@ -7,7 +7,7 @@
 import type { PersonaCard, SimulationAnalysis } from '../types.ts';
 import type { UsedSentence } from './compose.ts';
 import type { Phrase, QueryTerm, SocialIntent } from './query.ts';
-import { list, phraseForReply } from './replies.ts';
+import { list } from './replies.ts';
 import { describeFeeling, feelingOf } from './sentiment.ts';
 import { contentStems, rawWords, termOf } from './text.ts';
 
@@ -101,6 +101,9 @@ function deliveryCue(used: readonly UsedSentence[], text: string): string {
   return 'States a view; the evidence names no action they would take';
 }
 
+/** Numbers and counting words: what a person keeps coming back to is not "three" or "first". */
+const NUMBER_WORD = /^(?:\d[\d.,]*|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|hundreds|thousand|thousands|million|millions|billion|billions|first|second|third|fourth|fifth|once|twice)$/i;
+
 export interface AnalysisInput {
   used: readonly UsedSentence[];
   query: readonly QueryTerm[];
@@ -119,7 +122,8 @@ export function analyse({ used, query, phrases, message, persona, answer }: Anal
   const asked = new Set([...questionStems, ...query.map((q) => q.stem)]);
   const ranked = byRelevance(used);
   const top = ranked[0];
-  const themes = list(phrases.map(phraseForReply).slice(0, 3));
+  // About the person, in the third person: "your morning routine" is their morning routine here.
+  const themes = list(phrases.map((p) => `${p.yours ? 'their ' : ''}${p.text}`).slice(0, 3));
   const on = themes ? `On ${themes}: ` : '';
   const findings = relatedFindings(persona, questionStems, evidenceStems);
 
@@ -130,11 +134,13 @@ export function analyse({ used, query, phrases, message, persona, answer }: Anal
   const thinkingParts: string[] = [];
   if (stance) thinkingParts.push(`${on}"${shorten(stance.span.text)}"`);
   else {
-    const linked = associations(evidenceText, asked);
+    // The words they keep coming back to, as a person would report them ("When they talk about their
+    // morning routine, they bring up “lifting” and “training”"); counting words ("three") say nothing.
+    const linked = associations(evidenceText, asked).filter((w) => !NUMBER_WORD.test(w));
     thinkingParts.push(
-      linked.length > 0
-        ? `${themes ? `Thinks of ${themes}` : 'Thinks of it'} in terms of ${list(linked)}`
-        : `${themes ? `Thinks about ${themes}` : 'Thinks about it'} concretely rather than in general terms`,
+      linked.length >= 2
+        ? `When they talk about ${themes || 'this'}, they keep bringing up ${list(linked.map((w) => `“${w}”`))}`
+        : `${themes ? `Talks about ${themes}` : 'Talks about it'} in concrete terms rather than in general ones`,
     );
   }
   const belief = findings.find((f) => !BEHAVIOUR_KIND.test(f.kind));

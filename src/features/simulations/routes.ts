@@ -25,11 +25,11 @@ const SIMULATE_DESCRIPTION = `Answers \`scenario.message\` the way the person wo
 A simulation is a conversation: without \`conversationId\` a new simulation is created (its title is the start of the message); with it, the message and the answer are appended to that conversation (its mind, model and as-of snapshot are kept; \`selectedSimulationModel\` switches the model, and the conversation keeps the model chosen last for the turns after). A follow-up ("Why?", "Give me an example.") is answered from the conversation so far, with what its earlier answers did not already quote.
 
 **Three ways to get the answer**
-- Default: 200 \`{message, simulationId, conversationId, messageId, model, evidence, analysis}\`. \`evidence\` are verbatim quotes of the person's turns the answer rests on; \`analysis\` is what they would be thinking, feeling, saying and doing. If an LLM provider fails, 502 with \`engineCode\`, \`simulationId\` and \`messageId\` (the stored message is \`failed\`).
+- Default: 200 \`{message, simulationId, conversationId, messageId, model, evidence, analysis, warnings}\`. \`evidence\` are verbatim quotes of the person's turns the answer rests on; \`analysis\` is what they would be thinking, feeling, saying and doing; \`warnings\` (a Mindprint addition, \`[{code, message, snapshotIds?}]\`, empty when nothing) says what to know before trusting the answer — \`unlabelled_speakers\` when some evidence comes from a file that names no speakers, so those quotes may be someone else's words (show \`message\` with the answer). The stored message's \`content.warnings\` keeps them. If an LLM provider fails, 502 with \`engineCode\`, \`simulationId\` and \`messageId\` (the stored message is \`failed\`).
 - \`stream: true\`: \`text/event-stream\` with these events (each \`data:\` is one JSON object):
   - \`start\` \`{simulationId, conversationId, messageId}\` — first, once the messages are stored;
   - \`delta\` \`{text}\` — pieces of the answer; concatenated they are the answer;
-  - \`done\` \`{message, evidence, analysis, model}\` — last, once the answer is stored;
+  - \`done\` \`{message, evidence, analysis, model, warnings}\` — last, once the answer is stored (\`warnings\` as in the JSON answer);
   - \`error\` \`{error, code}\` — last, instead of \`done\`, when the run failed (the stored message is \`failed\` with \`errors\`).
   Closing the connection cancels the generation; the stored message then ends \`failed\` with code \`aborted\`, keeping the text streamed so far (or \`completed\` if it had finished). While it streams, \`GET /simulations/{id}\` shows the message \`streaming\` with the text so far (saved about once a second).
 - \`runInBackground: true\`: 200 at once \`{message: "Simulation queued", simulationId, conversationId, messageId, status: "pending"}\`; a worker produces the answer, and \`GET /simulations/{simulationId}\` shows the assistant message go from \`pending\` to \`completed\` (or \`failed\` with \`errors\`).
@@ -40,7 +40,7 @@ A simulation is a conversation: without \`conversationId\` a new simulation is c
 const SSE_EVENTS = `Server-sent events, one JSON object per \`data:\` line, in this order:
 - \`event: start\` — \`{simulationId, conversationId, messageId}\`, once the messages are stored;
 - \`event: delta\` — \`{text}\`, a piece of the answer; the pieces concatenated are the answer;
-- \`event: done\` — \`{message, evidence, analysis, model}\`, last, once the answer is stored;
+- \`event: done\` — \`{message, evidence, analysis, model, warnings}\`, last, once the answer is stored; \`warnings\` is \`[{code, message, snapshotIds?}]\` (empty when nothing; \`unlabelled_speakers\`: some evidence comes from a file that names no speakers);
 - \`event: error\` — \`{error, code}\`, last instead of \`done\` when the run failed (the stored message is \`failed\`, with the text streamed so far).`;
 
 export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPluginAsyncTypebox {
@@ -78,7 +78,7 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
       if (!req.body.stream) {
         try {
           const result = await executeRun(s, run.scope, run.engine, ids, run.message, { signal: gone });
-          return { message: result.text, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId, model: run.engine.id, evidence: result.evidence, analysis: result.analysis };
+          return { message: result.text, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId, model: run.engine.id, evidence: result.evidence, analysis: result.analysis, warnings: result.warnings };
         } catch (err) {
           throw httpErrorOf(err, ids);
         }
@@ -87,7 +87,7 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
       const sse = openSse(reply, gone);
       sse.send('start', { simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
       executeRun(s, run.scope, run.engine, ids, run.message, { signal: sse.signal, onDelta: (text) => sse.send('delta', { text }) }).then(
-        (result) => sse.end('done', { message: result.text, evidence: result.evidence, analysis: result.analysis, model: run.engine.id }),
+        (result) => sse.end('done', { message: result.text, evidence: result.evidence, analysis: result.analysis, model: run.engine.id, warnings: result.warnings }),
         (err: unknown) => {
           const { code, message } = runErrorOf(err);
           sse.end('error', { error: message, code });

@@ -20,7 +20,7 @@ import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTu
 import { VERSION } from '../../platform/version.ts';
 import { UnknownModelError, type EngineRegistry } from '../../engines/registry.ts';
 import { loadMindScope, recall, retrieveMemory, type MindScope } from '../memory/index.ts';
-import type { SimulateBody } from './schemas.ts';
+import type { AnswerWarning, SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';
 
 /** What a run uses of the process's Deps (benchmarks pass their own). */
@@ -43,6 +43,11 @@ export interface RunIds {
   messageId: string;
   /** seq of the assistant message: the history is everything before the user message (seq − 1). */
   seq: number;
+}
+
+/** An answer as stored and returned: the engine's result and what to know before trusting it. */
+export interface RunResult extends EngineResult {
+  warnings: AnswerWarning[];
 }
 
 export interface RunError {
@@ -211,10 +216,10 @@ export function runErrorOf(err: unknown): RunError {
  * never overwrites a message that already ended (a retried job racing a lost one). A failed
  * message keeps the text streamed before the failure (`partial`).
  */
-async function finish(db: Db, messageId: string, outcome: { result: EngineResult; model: string } | { error: RunError; partial?: string; model?: string }): Promise<void> {
+async function finish(db: Db, messageId: string, outcome: { result: RunResult; model: string } | { error: RunError; partial?: string; model?: string }): Promise<void> {
   const content: MessageContent | null =
     'result' in outcome
-      ? { text: outcome.result.text, evidence: outcome.result.evidence, analysis: outcome.result.analysis, model: outcome.model }
+      ? { text: outcome.result.text, evidence: outcome.result.evidence, analysis: outcome.result.analysis, model: outcome.model, ...(outcome.result.warnings.length ? { warnings: outcome.result.warnings } : {}) }
       : outcome.partial
         ? { text: outcome.partial, ...(outcome.model ? { model: outcome.model } : {}) }
         : null;
@@ -265,6 +270,34 @@ function partialSaver(db: Db, messageId: string, log?: RunServices['log']): { ad
   };
 }
 
+/**
+ * The warnings of an answer: evidence quoted from a snapshot whose file names no speakers (its
+ * `speakersLabelled` is false) may be anyone's words in that file, and whoever reads the answer
+ * must be told so with it — not only at upload.
+ */
+export async function answerWarnings(db: Db, organizationId: string, mindName: string, evidence: readonly Evidence[]): Promise<AnswerWarning[]> {
+  const ids = [...new Set(evidence.map((e) => e.snapshotId))];
+  if (!ids.length) return [];
+  const rows = rowsOf<{ id: string }>(
+    await db.execute(sql`select s.id from snapshots s where s.organization_id = ${organizationId} and s.speakers_labelled is false
+      and s.id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`),
+  );
+  if (!rows.length) return [];
+  const unlabelled = new Set(rows.map((r) => r.id));
+  return [unlabelledWarning(mindName, evidence.filter((e) => unlabelled.has(e.snapshotId)).length, evidence.length, ids.filter((id) => unlabelled.has(id)))];
+}
+
+/** The `unlabelled_speakers` warning: `quoted` of the answer's `total` quotes come from `snapshotIds`. */
+export function unlabelledWarning(mindName: string, quoted: number, total: number, snapshotIds: string[]): AnswerWarning {
+  const files = snapshotIds.length === 1 ? 'a file that names no speakers' : 'files that name no speakers';
+  const which = quoted === total ? (total === 1 ? 'The quote comes' : `All ${total} quotes come`) : `${quoted} of the ${total} quotes come`;
+  return {
+    code: 'unlabelled_speakers',
+    message: `${which} from ${files} (auto-captions or an unlabelled transcript): every voice in ${snapshotIds.length === 1 ? 'it' : 'them'} counts as ${mindName}, so ${quoted === 1 ? 'it' : 'they'} may be someone else’s words — an interviewer’s, a moderator’s or another guest’s.`,
+    snapshotIds,
+  };
+}
+
 export interface ExecuteOptions {
   onDelta?: (text: string) => void;
   signal?: AbortSignal;
@@ -282,7 +315,7 @@ export async function executeRun(
   ids: Pick<RunIds, 'simulationId' | 'messageId' | 'seq'>,
   message: string,
   opts: ExecuteOptions & { retryable?: (err: unknown) => boolean } = {},
-): Promise<EngineResult> {
+): Promise<RunResult> {
   const partial = opts.onDelta ? partialSaver(s.db, ids.messageId, s.log) : null;
   try {
     const input = await engineInput(s, scope, engine, ids.simulationId, ids.seq - 1, message);
@@ -292,7 +325,8 @@ export async function executeRun(
           opts.onDelta!(text);
         }
       : undefined;
-    const result = await engine.generate({ ...input, signal: opts.signal }, onDelta);
+    const generated = await engine.generate({ ...input, signal: opts.signal }, onDelta);
+    const result: RunResult = { ...generated, warnings: await answerWarnings(s.db, scope.organizationId, scope.mindName, generated.evidence) };
     await partial?.flush();
     await finish(s.db, ids.messageId, { result, model: engine.id });
     return result;

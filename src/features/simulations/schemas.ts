@@ -56,6 +56,25 @@ export const Analysis = named('Analysis', Type.Object({
   acting: Type.String(),
 }));
 
+export const AnswerWarning = named('AnswerWarning', Type.Object({
+  code: Type.String({
+    description:
+      '`unlabelled_speakers`: some of the evidence comes from a snapshot whose file names no speakers (`speakersLabelled: false`, e.g. auto-captions), so those quotes may be another person’s words (an interviewer’s, a moderator’s, another guest’s). More codes may be added: show `message` for a code you do not know.',
+    example: 'unlabelled_speakers',
+  }),
+  message: Type.String({
+    description: 'One sentence for people, to show with the answer',
+    example: '2 of the 3 quotes come from a file that names no speakers: every voice in it counts as Hillary Clinton, so they may be someone else’s words.',
+  }),
+  snapshotIds: Type.Optional(Type.Array(Type.String({ ...UUID_FORMAT }), { description: 'The snapshots the warning is about' })),
+}, { description: 'Not in the spec (a Mindprint addition). Something to know before trusting an answer.' }));
+export type AnswerWarning = Static<typeof AnswerWarning>;
+
+const Warnings = Type.Array(AnswerWarning, {
+  description:
+    'Not in the spec (a Mindprint addition). What to know before trusting this answer; empty when nothing. `unlabelled_speakers`: evidence from a file that names no speakers, which may be someone else’s words.',
+});
+
 export const MessageContent = named('MessageContent', Type.Object({
   text: Type.String({
     description: 'The message text. For an assistant message: the answer; while it streams, the answer so far (saved about once a second); for a failed one, what was produced before it failed.',
@@ -63,6 +82,7 @@ export const MessageContent = named('MessageContent', Type.Object({
   evidence: Type.Optional(Type.Array(Evidence)),
   analysis: Type.Optional(Analysis),
   model: Type.Optional(Type.String({ description: 'The model that produced the answer' })),
+  warnings: Type.Optional(Warnings),
 }));
 
 export const MessageError = named('MessageError', Type.Object({
@@ -120,6 +140,7 @@ export const SimulateResponse = named('SimulationAnswer', Type.Object({
   model: Type.String({ example: 'mindprint-extractive-1' }),
   evidence: Type.Array(Evidence),
   analysis: Analysis,
+  warnings: Warnings,
 }));
 
 export const QueuedResponse = named('SimulationQueued', Type.Object({

@@ -10,7 +10,7 @@
 import { UNPUNCTUATED } from './features.ts';
 import { VALENCE } from './lexicons.ts';
 import { tokenize, type TurnTokens } from './nlp.ts';
-import { cleanComplement, conjugateThirdPerson, isClause, thirdPerson } from './restate.ts';
+import { cleanComplement, conjugateThirdPerson, isClause, pronounsClash, thirdPerson } from './restate.ts';
 import type { PreparedTurn } from './prepare.ts';
 import type { FindingKind, FindingResult } from './types.ts';
 
@@ -198,6 +198,23 @@ function conditionOf(before: string): string | null | false {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
+/** A frame that makes what follows an example or a hypothetical: "would be…", "imagine…", "let's say…", "something like…". */
+const HYPOTHETICAL_BEFORE = /\b(?:would be|imagine|let['\u2019]s say|say,|something like|for example|for instance|pretend)\b[^.;]*$/;
+
+/**
+ * The clause continues a list of the same clause with other subjects, joined by commas: "you're
+ * going to get a percentage of money, I'm going to get a percentage of money". The person is
+ * acting out an example, and their line of it is not their claim.
+ */
+function parallelBefore(before: string, clause: string): boolean {
+  if (!/,\s*$/.test(before)) return false;
+  // The clause's verb phrase after its subject: "i'm going to get" → "going to get".
+  const m = /^(?:i|we)(?:['\u2019](?:m|re|ve|d|ll)|\s+(?:am|are|was|were|will|would|have|had))?\s+((?:\w+\s+){1,2}\w+)/.exec(clause);
+  if (!m) return false;
+  const phrase = m[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b(?:you|he|she|they|we|i)(?:['\u2019](?:re|s|m|ll|d|ve)|\\s+(?:are|is|am|was|were|will|would|have|has|had))?\\s+${phrase}\\b`).test(before);
+}
+
 function findingsOfSentence(sentence: string, turn: PreparedTurn): FindingResult | null {
   const trimmed = sentence.trim();
   if (trimmed.endsWith('?')) return null;
@@ -217,6 +234,9 @@ function findingsOfSentence(sentence: string, turn: PreparedTurn): FindingResult
     if (QUOTATIVE_BEFORE.test(before)) continue;
     // A parenthetical "I think" inside a phrase ("signals that come from, I think deeper recesses…").
     if (/\b(?:from|of|to|in|on|at|with|by|for|about|into|the|a|an|and|or)\s*,\s*$/.test(before)) continue;
+    // A clause in a hypothetical or a list of parallel ones ("would be we're going to…, you're going
+    // to get a percentage, I'm going to get a percentage"): an example acted out, not a claim.
+    if (HYPOTHETICAL_BEFORE.test(before) || parallelBefore(before, lower.slice(at))) continue;
     const condition = conditionOf(before);
     if (condition === false) continue;
     const clause = lower.slice(at);
@@ -249,7 +269,10 @@ function findingsOfSentence(sentence: string, turn: PreparedTurn): FindingResult
       // "tend to"/"try to"/"make a point of" already carry the agreement; the verb after them stays bare.
       const agrees = rule.conjugate && !/ (to|of)$/.test(verb);
       const personal = rule.kind === 'experience' || rule.kind === 'fact';
-      const rest = thirdPerson(agrees ? conjugateThirdPerson(tidy.text) : tidy.text, personal);
+      const firstPerson = agrees ? conjugateThirdPerson(tidy.text) : tidy.text;
+      const rest = thirdPerson(firstPerson, personal);
+      // "…smartest people they've ever met" beside a "he": who is who cannot be told; not shown.
+      if (pronounsClash(firstPerson, rest)) break;
       const hedged = tidy.hedged || HEDGE.test(before) || HEDGE.test(restRaw.split(/\s+/).slice(0, 8).join(' '));
       // "I tend to agree/think…" is a belief held loosely, not a habit; "I'm a strong supporter of…",
       // "a huge Rancid fan", "a great believer in…" are stances, not facts about the person.

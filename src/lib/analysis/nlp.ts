@@ -148,9 +148,8 @@ function tokenizePseudoSentences(rawText: string, text: string): TurnTokens {
   return finishTokens(all, sentences);
 }
 
-/** Words as a person would count them: whitespace-separated pieces holding a letter or digit. */
-export function countWords(text: string): number {
-  let n = 0;
-  for (const piece of text.split(/\s+/)) if (/[\p{L}\p{N}]/u.test(piece)) n++;
-  return n;
-}
+/**
+ * Words: the one definition of src/lib/ingest/words.ts (runs of letters or digits, inner
+ * apostrophes and hyphens kept), so a snapshot's `mindWords` and its speakers' words agree.
+ */
+export { countWords } from '../ingest/words.ts';

@@ -141,7 +141,10 @@ function bigFiveAggregate(
   const k = scored.length;
   const note = `Estimated from ${fmtWords(words)} words over ${k} snapshot${k === 1 ? '' : 's'}${k > 1 ? ' (each snapshot’s value weighted by its words and recency)' : ''}. Measurement band (95 %, from how much the value varies within one person’s speech): ${lo.toFixed(2)}–${hi.toFixed(2)}. Held-out skill of the model on this kind of text: ${skill > 0 ? `${skill.toFixed(2)} (2·AUC − 1; 0 = chance)` : 'none (the score carries no information)'}. The percentile ranks the value among ${t.norm.length} real speakers.`;
   let change: TrajectoryChange | null = null;
-  if (k >= 2) {
+  // A change is between two dates: snapshots of one day (several files of one conversation, or
+  // uploads that all got the day they were uploaded) are no trajectory.
+  const day = (r: Scored) => r.s.mindsetDate.toISOString().slice(0, 10);
+  if (k >= 2 && day(scored[0]!) !== day(scored[k - 1]!)) {
     const a = scored[0]!;
     const b = scored[k - 1]!;
     const za = valueOf(a.p.score!);

@@ -133,3 +133,18 @@ export function cleanComplement(rest: string): Restated {
   }
   return { text: r, hedged };
 }
+
+/** Third-person pronouns of someone else (he, she) and of a group (they): a restated "they" among them is ambiguous. */
+const OTHER_PERSON = /\b(?:he|she|him|his|her|hers|himself|herself)\b/i;
+const OTHER_THEY = /\b(?:they|them|their|theirs|themselves)\b/i;
+
+/**
+ * Whether restating `firstPerson` (a complement still in the first person) as `restated` made its
+ * pronouns inconsistent: the person became "they" beside another "he", "she" or "they", so a
+ * reader cannot tell who is who ("I think he's one of the smartest people I've ever met" →
+ * "Thinks that he's one of the smartest people they've ever met"). Such a statement is not shown.
+ */
+export function pronounsClash(firstPerson: string, restated: string): boolean {
+  if (firstPerson === restated) return false;
+  return OTHER_PERSON.test(firstPerson) || OTHER_THEY.test(firstPerson);
+}

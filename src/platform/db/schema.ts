@@ -331,6 +331,8 @@ export interface MessageContent {
   evidence?: { turnId: string; snapshotId: string; quote: string; startMs: number | null }[];
   analysis?: { thinking: string; feeling: string; saying: string; acting: string };
   model?: string;
+  /** What to know before trusting the answer (simulations/schemas.ts AnswerWarning). */
+  warnings?: { code: string; message: string; snapshotIds?: string[] }[];
 }
 
 export const messages = pgTable('messages', {

@@ -193,6 +193,8 @@ export async function useMind(mcp: Client, { mindId, snapshotId }: BuiltMind): P
     assert.ok(saidBy(turns, e.quote), `quote is his, never Romney's or Lehrer's: ${e.quote}`);
   }
   assert.match(first.text, new RegExp(`conversationId: ${first.data.conversationId}`));
+  assert.deepEqual(first.data.warnings, [], 'a transcript that names its speakers: nothing to warn of');
+  assert.doesNotMatch(first.text, /Warning:/);
 
   const next = await call(mcp, 'simulate', { mindId, message: 'And how would you bring down the deficit?', conversationId: first.data.conversationId });
   assert.equal(next.data.conversationId, first.data.conversationId);

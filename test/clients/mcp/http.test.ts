@@ -90,7 +90,29 @@ test('auto-captions PUT by the assistant itself: flagged at once and by every to
     const fromCaptions = e.snapshotId === snapshotId;
     assert.deepEqual([e.fileName, e.speakersLabelled], fromCaptions ? ['captions.vtt', false] : ['2012-10-03.said.txt', true]);
   }
-  if (answer.data.evidence.some((e: { snapshotId: string }) => e.snapshotId === snapshotId)) assert.match(answer.text, /this file names no speakers, so the quote may be someone else’s/);
+  const fromCaptions = answer.data.evidence.some((e: { snapshotId: string }) => e.snapshotId === snapshotId);
+  if (fromCaptions) assert.match(answer.text, /this file names no speakers, so the quote may be someone else’s/);
+  assert.deepEqual(answer.data.warnings.map((w: any) => [w.code, w.snapshotIds]), fromCaptions ? [['unlabelled_speakers', [snapshotId]]] : []);
+});
+
+test('an answer quoting only captions carries the warning, in its structured result and its text', async () => {
+  const created = await call(mcp, 'create_mind', { name: 'W Mitt Romney' });
+  const mindId: string = created.data.mind.id;
+  const { snapshotId } = await addTranscript(mcp, mindId, CAPTIONS, async (signed, file) => {
+    const put = await fetch(signed.signedUrl, { method: 'PUT', headers: { 'content-type': file.contentType }, body: await readFile(file.file) });
+    assert.equal(put.status, 200, await put.clone().text());
+  });
+  const answer = await call(mcp, 'simulate', { mindId, message: 'What would you do about trade with China?' });
+  assert.ok(answer.data.evidence.length > 0, answer.text);
+  assert.equal(answer.data.warnings.length, 1);
+  assert.equal(answer.data.warnings[0].code, 'unlabelled_speakers');
+  assert.deepEqual(answer.data.warnings[0].snapshotIds, [snapshotId]);
+  assert.match(answer.data.warnings[0].message, /every voice in it counts as W Mitt Romney/);
+  for (const e of answer.data.evidence) assert.equal(e.speakersLabelled, false);
+  // Before the quotes, and the quotes are not called the person's own words.
+  assert.match(answer.text, /\n\nWarning: .*names no speakers.*someone else’s words/);
+  assert.ok(answer.text.indexOf('Warning:') < answer.text.indexOf('Evidence'));
+  assert.doesNotMatch(answer.text, /own words/);
 });
 
 test('set_snapshot_speaker re-attributes a file to another of its speakers, matched by prefix', async () => {

@@ -212,3 +212,17 @@ test('search terms are the content words of the message, then of the recent conv
   assert.equal(many.length, 16);
   assert.deepEqual(extractSearchTerms('Is it, you know, like that?', []), []);
 });
+
+test('the analysis line reads as a person would say it: third person, no counting words, no “in terms of”', async () => {
+  const routine: MemoryTurn[] = [
+    turn(
+      'routine',
+      'My morning routine starts with lifting. I lift three days a week and the training takes an hour. Lifting first, then training drills, then three cups of coffee. Training is the part I never skip.',
+      'What is your morning routine?',
+    ),
+  ];
+  const r = await engine.generate(input('What is your morning routine?', { memory: routine }));
+  assert.doesNotMatch(r.analysis.thinking, /in terms of|\bmy morning routine\b|“three”/, r.analysis.thinking);
+  assert.match(r.analysis.thinking, /^(?:When they talk about their morning routine, they keep bringing up “\w+” and “\w+”|.*their morning routine)/, r.analysis.thinking);
+  assert.doesNotMatch(r.analysis.saying, /\bmy morning routine\b/, r.analysis.saying);
+});

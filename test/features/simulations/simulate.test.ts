@@ -46,7 +46,8 @@ test('POST /simulate answers in the person\'s own words, stores the conversation
   const res = await s.api('POST', '/simulate', { scenario: { message: 'Could the analytical engine compose music?' }, mindId });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const b = res.body;
-  assert.deepEqual(Object.keys(b).sort(), ['analysis', 'conversationId', 'evidence', 'message', 'messageId', 'model', 'simulationId']);
+  assert.deepEqual(Object.keys(b).sort(), ['analysis', 'conversationId', 'evidence', 'message', 'messageId', 'model', 'simulationId', 'warnings']);
+  assert.deepEqual(b.warnings, [], 'a transcript that labels its speakers: nothing to warn of');
   assert.equal(b.simulationId, b.conversationId);
   assert.equal(b.model, EXTRACTIVE);
   assert.match(b.message, /music/i);

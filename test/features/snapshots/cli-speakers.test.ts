@@ -117,3 +117,21 @@ test('--speaker Lenny names the host labelled "Lenny" in one file and "Lenny Rac
   assert.equal(ambiguous.code, 1);
   assert.match(ambiguous.stderr, /two\.md\.txt failed: 400 VALIDATION_FAILED: Speaker "lenny" could be any of "Lenny Rachitsky", "Lenny Smith"/);
 });
+
+test('mindset dates: the file’s own date, else the day of the upload said on stderr, never in silence', async () => {
+  await writeFile(path.join(dir, '2016-09-26-debate.vtt'), autoCaptions());
+  await writeFile(path.join(dir, 'front.md.txt'), `---\nguest: Bob Moesta\npublish_date: 2025-02-23\n---\n\n${podcast('Lenny', 'Bob Moesta')}`);
+  const r = await cli(['upload', '--mind', 'Bob Moesta', '--create', '--json', '2016-09-26-debate.vtt', 'front.md.txt', 'bob.md.txt']);
+  assert.equal(r.code, 0, r.stderr);
+  const { mind, files } = JSON.parse(r.stdout);
+  assert.deepEqual(files.map((f: any) => [f.mindsetDate, f.dateFrom]), [['2016-09-26', 'file'], ['2025-02-23', 'file'], [null, 'upload-day']]);
+  const today = new Date().toISOString().slice(0, 10);
+  assert.match(r.stderr, new RegExp(`mindprint: note: bob\\.md\\.txt has no date of its own .*the mindset date is the day of the upload, ${today}\\. Pass --date`));
+  const snaps = (await s.api('GET', `/minds/${mind.id}/snapshots`)).body.snapshots;
+  const dateOf = (id: string) => snaps.find((x: any) => x.id === id).mindsetDate.slice(0, 10);
+  assert.deepEqual(files.map((f: any) => dateOf(f.snapshotId)), ['2016-09-26', '2025-02-23', today]);
+  // --date for all of them: no note.
+  const flagged = await cli(['upload', '--mind', 'Bob Moesta', '--date', '2020-01-01', '--json', 'bob.md.txt']);
+  assert.deepEqual(JSON.parse(flagged.stdout).files.map((f: any) => [f.mindsetDate, f.dateFrom]), [['2020-01-01', 'flag']]);
+  assert.doesNotMatch(flagged.stderr, /note:/);
+});

@@ -151,6 +151,16 @@ test('trajectories say whether a change exceeds the measurement noise', () => {
   assert.equal(buildProfile([snapshot('a', '2020-01-01', 2000, 0.4)]).trajectories[0]!.change, null);
 });
 
+test('a trajectory needs two dates: snapshots of one day report no change ("between 2026-11-28 and 2026-11-28")', () => {
+  const sameDay = buildProfile([snapshot('a', '2026-11-28', 20000, 0.68), snapshot('b', '2026-11-28', 20000, 0.6)]);
+  for (const t of sameDay.trajectories) assert.equal(t.change, null, `${t.name}: ${t.change?.note}`);
+  assert.equal(sameDay.trajectories.find((t) => t.name === 'openness')!.points.length, 2, 'the points are still there');
+  // A third snapshot on another day: the change runs from the first date to the last.
+  const later = buildProfile([snapshot('a', '2026-11-28', 20000, 0.68), snapshot('b', '2026-11-28', 20000, 0.6), snapshot('c', '2027-02-01', 20000, 0.3)]);
+  const note = later.trajectories.find((t) => t.name === 'openness')!.change!.note;
+  assert.match(note, /between 2026-11-28 and 2027-02-01/);
+});
+
 test('questionnaire rows pooled in the profile say how far to trust them; none scored says so', () => {
   const ipip = (score: number | null, confidence: number): PsychometricResult => ({ instrument: 'ipip-bfm-50', name: 'openness', score, percentile: null, confidence, evidence: [], note: 'per snapshot' });
   const withRows = (id: string, date: string, words: number, row: PsychometricResult) => snapshot(id, date, words, 0.5, { psychometrics: [trait('openness', 0.5), row] });

@@ -53,20 +53,23 @@ export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mi
         <section className="panel">
           <h2>Big Five</h2>
           <BarChart
-            title="Big Five traits (score 0–1)"
+            title="Big Five traits (score 0–1: chance of being rated above the middle person; then the rank among real speakers)"
             domain={[0, 1]}
-            marker={{ at: 0.5, label: 'middle' }}
+            marker={{ at: 0.5, label: 'middle of rated people' }}
             missing="not scored"
+            valueChars={25}
             rows={bigFive.map((t) => ({
               label: humanize(t.name),
               value: t.score,
-              valueText: t.score === null ? undefined : `${f2(t.score)}${t.percentile !== null ? ` · p${Math.round(t.percentile)}` : ''}`,
+              valueText: t.score === null ? undefined : `${f2(t.score)}${t.percentile !== null ? ` · ${speakerRank(t.percentile)}` : ''}`,
               opacity: t.confidence,
-              detail: `confidence ${f2(t.confidence)}${t.percentile !== null ? `, percentile ${Math.round(t.percentile)}` : ''}`,
+              detail: `confidence ${f2(t.confidence)}${t.percentile !== null ? `; above ${Math.round(t.percentile)}% of real speakers` : ''}`,
             }))}
           />
           <p className="legend">
-            Bars are scores from 0 to 1; a paler bar rests on less evidence (its confidence). <em>p</em> is the percentile among real speakers.
+            Two scales. The <strong>bar and its number</strong> (0–1) are the chance that people rating them would place them above the middle person of those the model learned from (vloggers and
+            essay writers); 0.5 is that middle. <strong>“Nth of speakers”</strong> ranks the same reading among 41 long speeches by debate candidates and podcast guests, who talk differently: a
+            debater can be above the middle vlogger and still low among debaters, so a long bar can sit beside a low rank. A paler bar rests on less evidence (its confidence).
           </p>
           {bigFive.some((t) => t.note) && (
             <details className="notes">
@@ -135,6 +138,13 @@ export function ProfileTab({ mindId, mindName, snapshots }: { mindId: string; mi
   );
 }
 
+/** A percentile among the norm speakers, as a reader says it: "14th of speakers". */
+function speakerRank(percentile: number): string {
+  const n = Math.round(percentile);
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix} of speakers`;
+}
+
 function traitRow(t: ProfileTrait, label = humanize(t.name), extra: Partial<BarRow> = {}): BarRow {
   return { label, value: t.score, opacity: t.confidence, detail: `confidence ${f2(t.confidence)}`, ...extra };
 }
@@ -167,6 +177,8 @@ function Trajectories({ profile }: { profile: Profile }) {
   const all = shown.flatMap((t) => t.points.map((p) => p.score ?? 0));
   const domain: [number, number] | undefined = group === 'big_five' ? [0, 1] : group === 'emotion' ? [0, Math.max(0.1, ...all)] : undefined;
   const snapshots = profile.trajectories[0]?.points.length ?? 0;
+  // Change is between dates: snapshots of one day are one moment, however many there are.
+  const dates = new Set(profile.trajectories[0]?.points.map((p) => p.mindsetDate.slice(0, 10)) ?? []).size;
   return (
     <section className="panel">
       <div className="section-head">
@@ -180,8 +192,8 @@ function Trajectories({ profile }: { profile: Profile }) {
         </div>
       </div>
       <p className="legend">
-        Each measure at each snapshot’s mindset date ({snapshots} snapshot{snapshots === 1 ? '' : 's'}); paler dots rest on less evidence.
-        {snapshots < 2 && ' Upload transcripts from other dates to see change over time.'}
+        Each measure at each snapshot’s mindset date ({snapshots} snapshot{snapshots === 1 ? '' : 's'} on {dates} date{dates === 1 ? '' : 's'}); paler dots rest on less evidence.
+        {dates < 2 && (snapshots > 1 ? ' All the snapshots have one date, so there is no change over time to show: give each transcript the date it was said (its mindset date).' : ' Upload transcripts from other dates to see change over time.')}
       </p>
       <div className="small-multiples">
         {shown.map((t) => (
@@ -223,8 +235,8 @@ function Findings({ findings }: { findings: ProfileFinding[] }) {
                   <p>{f.statement}</p>
                   <blockquote>“{f.quote}”</blockquote>
                   <p className="meta">
-                    {fmtDate(f.mindsetDate)}
-                    {f.startMs != null && ` at ${fmtOffset(f.startMs)}`} · confidence {f2(f.confidence)}
+                    said {fmtDate(f.mindsetDate)}
+                    {f.startMs != null && `, ${fmtOffset(f.startMs)} into the recording`} · confidence {f2(f.confidence)}
                   </p>
                 </li>
               ))}

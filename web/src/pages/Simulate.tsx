@@ -1,6 +1,6 @@
 /** Chat with the mind: streamed answers with their evidence, past conversations, "as of" a snapshot. */
 import { useEffect, useRef, useState } from 'react';
-import { errorText, type Analysis, type Evidence, type Message, type Snapshot } from '../api.ts';
+import { errorText, type Analysis, type AnswerWarning, type Evidence, type Message, type Snapshot } from '../api.ts';
 import { ErrorNote, fmtDate, fmtDateTime, fmtOffset, Link, useLoad, useSession } from '../ui.tsx';
 
 interface Turn {
@@ -9,6 +9,8 @@ interface Turn {
   status: 'streaming' | 'done' | 'failed' | 'stopped';
   evidence?: Evidence[];
   analysis?: Analysis;
+  /** What to know before trusting the answer (evidence from a file that names no speakers). */
+  warnings?: AnswerWarning[];
   model?: string;
   error?: string;
 }
@@ -31,6 +33,7 @@ function turnOf(m: Message): Turn {
     status: failed ? 'failed' : 'done',
     evidence: m.content?.evidence,
     analysis: m.content?.analysis,
+    warnings: m.content?.warnings,
     model: m.content?.model,
     error: failed ? (m.errors?.map((e) => e.message).join('; ') ?? 'failed') : undefined,
   };
@@ -78,19 +81,35 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
   const [error, setError] = useState<string | null>(null);
   const abort = useRef<AbortController | null>(null);
   const list = useRef<HTMLDivElement>(null);
-  /** Whether the list was scrolled to its end: new text then keeps it there (reading older turns is left alone). */
-  const atEnd = useRef(true);
+  /**
+   * The turn to bring to the top of the list once it is drawn: the question just sent (so it and
+   * the start of its answer are in view while the answer grows below), or the last question of a
+   * reopened conversation. Never the end of the list: a long answer would push its start away.
+   */
+  const scrollTo = useRef<number | null>(null);
   const streaming = conv.turns.some((t) => t.status === 'streaming');
   const usable = snapshots.filter((s) => s.status === 'completed');
   const snapshotDate = new Map(snapshots.map((s) => [s.id, s.mindsetDate]));
   const snapshotName = (id: string) => (snapshotDate.has(id) ? `snapshot of ${fmtDate(snapshotDate.get(id))}` : 'deleted snapshot');
+  // Files that name no speakers: their quotes may be anyone's in the file.
+  const unlabelled = new Set(snapshots.filter((s) => s.speakersLabelled === false).map((s) => s.id));
 
-  // Only the message list scrolls (the composer below it stays in view): follow new text when the
-  // reader is at the end. Not scrollIntoView, which would scroll the page too.
+  // Only the message list scrolls (the composer below it stays in view). Not scrollIntoView,
+  // which would scroll the page too.
+  // While the answer is too short for the question to reach the top, each new piece of it moves
+  // the list on, until the question is at the top or the reader scrolls the list themselves.
   useEffect(() => {
     const el = list.current;
-    if (el && atEnd.current) el.scrollTop = el.scrollHeight;
+    const i = scrollTo.current;
+    if (!el || i === null) return;
+    const turn = el.querySelector<HTMLElement>(`[data-turn="${i}"]`);
+    if (!turn) return;
+    el.scrollTop += turn.getBoundingClientRect().top - el.getBoundingClientRect().top - 8;
+    if (turn.getBoundingClientRect().top - el.getBoundingClientRect().top <= 9) scrollTo.current = null;
   }, [conv]);
+  const letGo = () => {
+    scrollTo.current = null;
+  };
   useEffect(() => () => abort.current?.abort(), []);
 
   const patchLast = (patch: (t: Turn) => Partial<Turn>) => setConv((c) => ({ ...c, turns: c.turns.map((t, i) => (i === c.turns.length - 1 ? { ...t, ...patch(t) } : t)) }));
@@ -102,10 +121,10 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
     setError(null);
     // A conversation keeps the snapshot scope it began with: only a new one sends snapshotId.
     const starting = !conv.conversationId;
+    scrollTo.current = conv.turns.length;
     setConv((c) => ({ ...c, ...(starting ? { asOf: snapshotId } : {}), turns: [...c.turns, { role: 'user', text: message, status: 'done' }, { role: 'assistant', text: '', status: 'streaming' }] }));
     const ctl = new AbortController();
     abort.current = ctl;
-    atEnd.current = true;
     try {
       const stream = client.simulateStream(
         {
@@ -120,7 +139,7 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
       for await (const e of stream) {
         if (e.event === 'start') setConv((c) => ({ ...c, conversationId: e.data.conversationId, simulationId: e.data.simulationId }));
         else if (e.event === 'delta') patchLast((t) => ({ text: t.text + e.data.text }));
-        else if (e.event === 'done') patchLast(() => ({ text: e.data.message, evidence: e.data.evidence, analysis: e.data.analysis, model: e.data.model, status: 'done' }));
+        else if (e.event === 'done') patchLast(() => ({ text: e.data.message, evidence: e.data.evidence, analysis: e.data.analysis, warnings: e.data.warnings, model: e.data.model, status: 'done' }));
         else patchLast(() => ({ status: 'failed', error: `${e.data.error} (${e.data.code})` }));
       }
     } catch (err) {
@@ -137,6 +156,8 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
     setError(null);
     try {
       const { simulation, messages } = await client.getSimulation(id);
+      const lastQuestion = messages.map((m) => m.role).lastIndexOf('user');
+      scrollTo.current = lastQuestion >= 0 ? lastQuestion : null;
       setConv({ conversationId: messages[0]?.conversationId ?? simulation.id, simulationId: simulation.id, asOf: simulation.asOfSnapshotId ?? '', turns: messages.map(turnOf) });
     } catch (err) {
       setError(errorText(err));
@@ -170,7 +191,7 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
           ))}
         </ul>
       </aside>
-      <section className="panel chat" aria-label={`Conversation with ${mindName}`}>
+      <section className={`panel chat${conv.turns.length === 0 ? ' empty' : ''}`} aria-label={`Conversation with ${mindName}`}>
         <div className="chat-options">
           <label title={conv.conversationId ? 'Fixed for this conversation: start a new one to change it' : 'Answer from the snapshots up to this one only'}>
             As of
@@ -218,17 +239,16 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
           aria-live="polite"
           tabIndex={0}
           aria-label="Conversation so far"
-          onScroll={(e) => {
-            const el = e.currentTarget;
-            atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
-          }}
+          onWheel={letGo}
+          onTouchMove={letGo}
+          onKeyDown={letGo}
         >
           {conv.turns.length === 0 && (
             <p className="empty">
               Ask {mindName || 'the mind'} something. Answers come from what they really said.
             </p>
           )}
-          {conv.turns.map((t, i) => (t.role === 'user' ? <UserTurn key={i} text={t.text} /> : <Answer key={i} turn={t} snapshotDate={snapshotDate} />))}
+          {conv.turns.map((t, i) => (t.role === 'user' ? <UserTurn key={i} index={i} text={t.text} /> : <Answer key={i} index={i} turn={t} snapshotDate={snapshotDate} unlabelled={unlabelled} />))}
         </div>
         <form
           className="composer"
@@ -266,9 +286,9 @@ function Chat({ mindId, mindName, snapshots }: { mindId: string; mindName: strin
   );
 }
 
-function UserTurn({ text }: { text: string }) {
+function UserTurn({ text, index }: { text: string; index: number }) {
   return (
-    <div className="turn user">
+    <div className="turn user" data-turn={index}>
       <p>{text}</p>
     </div>
   );
@@ -276,26 +296,37 @@ function UserTurn({ text }: { text: string }) {
 
 const QUOTES_SHOWN = 3;
 
-function Answer({ turn, snapshotDate }: { turn: Turn; snapshotDate: Map<string, string> }) {
+function Answer({ turn, index, snapshotDate, unlabelled }: { turn: Turn; index: number; snapshotDate: Map<string, string>; unlabelled: Set<string> }) {
   const [expanded, setExpanded] = useState(false);
   const [allQuotes, setAllQuotes] = useState(false);
   const evidence = turn.evidence ?? [];
+  const warnings = turn.warnings ?? [];
+  // A quote is someone else's words, maybe, when the answer's warning or the snapshot list says its file names no speakers.
+  const warned = new Set(warnings.flatMap((w) => (w.code === 'unlabelled_speakers' ? (w.snapshotIds ?? []) : [])));
+  const doubtful = (e: Evidence) => warned.has(e.snapshotId) || unlabelled.has(e.snapshotId);
+  const anyDoubtful = evidence.some(doubtful);
   return (
-    <div className={`turn assistant ${turn.status}`} data-status={turn.status}>
+    <div className={`turn assistant ${turn.status}`} data-status={turn.status} data-turn={index}>
       <p className={turn.status === 'streaming' ? 'answer typing' : 'answer'}>{turn.text || (turn.status === 'streaming' ? '' : '—')}</p>
       {turn.status === 'failed' && <p className="error">{turn.error}</p>}
       {turn.status === 'stopped' && <p className="muted small">Stopped.</p>}
+      {warnings.map((w, i) => (
+        <p key={i} className="answer-warning" role="note" data-code={w.code}>
+          {w.message}
+        </p>
+      ))}
       {evidence.length > 0 && (
         <div className="evidence">
-          <h3 className="kicker">In their own words</h3>
+          <h3 className="kicker">{anyDoubtful ? 'Quotes it rests on (not all surely theirs)' : 'In their own words'}</h3>
           <ol>
             {(allQuotes ? evidence : evidence.slice(0, QUOTES_SHOWN)).map((e) => (
               <li key={e.turnId}>
                 <blockquote>“{e.quote}”</blockquote>
                 <span className="muted small">
                   {snapshotDate.has(e.snapshotId) ? `snapshot of ${fmtDate(snapshotDate.get(e.snapshotId))}` : 'snapshot'}
-                  {e.startMs != null && ` at ${fmtOffset(e.startMs)}`}
+                  {e.startMs != null && `, ${fmtOffset(e.startMs)} into the recording`}
                 </span>
+                {doubtful(e) && <span className="badge warn">file names no speakers: maybe someone else’s words</span>}
               </li>
             ))}
           </ol>

@@ -11,13 +11,22 @@ interface FileOf {
   speakersLabelled: boolean | null;
 }
 
+/** Snapshots an answer's warnings say name no speakers (the answer's own word, whatever the list of files says). */
+function unlabelledOf(r: SimulateResult): Set<string> {
+  return new Set((r.warnings ?? []).flatMap((w) => (w.code === 'unlabelled_speakers' ? (w.snapshotIds ?? []) : [])));
+}
+
 export function simulationText(r: SimulateResult, files: Map<string, FileOf>): string {
   const lines = [r.message, ''];
+  const warnings = r.warnings ?? [];
+  for (const w of warnings) lines.push(`Warning: ${w.message}`);
+  if (warnings.length) lines.push('');
+  const unlabelled = unlabelledOf(r);
   if (r.evidence.length) {
-    lines.push('Evidence (the person’s own words the answer rests on):');
+    lines.push(unlabelled.size ? 'Evidence (quotes the answer rests on; some come from a file that names no speakers and may be someone else’s words):' : 'Evidence (the person’s own words the answer rests on):');
     r.evidence.forEach((e, i) => {
       const file = files.get(e.snapshotId);
-      const flag = file?.speakersLabelled === false ? '; this file names no speakers, so the quote may be someone else’s' : '';
+      const flag = unlabelled.has(e.snapshotId) || file?.speakersLabelled === false ? '; this file names no speakers, so the quote may be someone else’s' : '';
       lines.push(`${i + 1}. "${oneLine(e.quote, QUOTE_CHARS)}" (${file ? file.fileName : 'snapshot'} ${e.snapshotId}${flag})`);
     });
   } else {
@@ -71,6 +80,9 @@ export function registerSimulateTool(server: McpServer, ctx: ToolContext): void 
             speakersLabelled: z.boolean().nullable().describe('false: the quote’s file names no speakers, so it may be someone else’s words'),
           }),
         ),
+        warnings: z
+          .array(z.object({ code: z.string(), message: z.string(), snapshotIds: z.array(z.string()).optional() }))
+          .describe('What to know before trusting the answer; `unlabelled_speakers`: some evidence comes from a file that names no speakers, so those quotes may be someone else’s words'),
         conversationId: z.string().describe('Pass it back to continue the conversation'),
         simulationId: z.string(),
         model: z.string(),
@@ -83,14 +95,16 @@ export function registerSimulateTool(server: McpServer, ctx: ToolContext): void 
         { signal },
       );
       const files = await filesOf(ctx, mindId, r);
+      const unlabelled = unlabelledOf(r);
       return {
         text: simulationText(r, files),
         data: {
           answer: r.message,
           evidence: r.evidence.map((e) => {
             const file = files.get(e.snapshotId);
-            return { quote: e.quote, snapshotId: e.snapshotId, turnId: e.turnId, startMs: e.startMs, fileName: file?.fileName ?? null, speakersLabelled: file?.speakersLabelled ?? null };
+            return { quote: e.quote, snapshotId: e.snapshotId, turnId: e.turnId, startMs: e.startMs, fileName: file?.fileName ?? null, speakersLabelled: unlabelled.has(e.snapshotId) ? false : (file?.speakersLabelled ?? null) };
           }),
+          warnings: r.warnings ?? [],
           conversationId: r.conversationId,
           simulationId: r.simulationId,
           model: r.model,
