@@ -19,7 +19,7 @@ import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
-import { forbidden } from '../../platform/http/errors.ts';
+import { forbidden } from '../../platform/errors.ts';
 
 /** JSON-RPC bodies; a transcript sent as text (upload_text_to_signed_url) is the largest. */
 export const MCP_BODY_LIMIT = 8 * 1024 * 1024;

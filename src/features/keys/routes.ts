@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { issueKey, listKeys, revokeKey } from '../../platform/auth/keys.ts';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../platform/http/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 import { errorResponses, iso, Nullable, Timestamp, Uuid, named } from '../../platform/http/schemas.ts';
 
 const ApiKey = named('ApiKey', Type.Object({

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { conflict } from '../../platform/http/errors.ts';
+import { conflict } from '../../platform/errors.ts';
 import { errorResponses, named, Uuid } from '../../platform/http/schemas.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
 import { SnapshotParams } from '../snapshots/index.ts';

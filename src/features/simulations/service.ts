@@ -8,7 +8,7 @@ import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Config } from '../../config.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
 import { simulations, simulationShares, users } from '../../platform/db/schema.ts';
-import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
+import { forbidden, invalid, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
 import type { ListSimulationsQuery, Message, ShareBody, Simulation, User } from './schemas.ts';
 import { avatarDataUrl } from './avatar.ts';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { publicBaseUrl } from '../../platform/http/public-url.ts';
 import { ErrorResponse, errorResponses, Uuid } from '../../platform/http/schemas.ts';
 import { MindParams } from '../minds/index.ts';
@@ -25,42 +25,42 @@ function boundaryOf(req: FastifyRequest): string | null {
  * What is wrong with a malformed multipart body, from the error the multipart parser (busboy)
  * raised: it raises plain Errors, which would otherwise be 500s. Null for any other error.
  */
-function malformedMultipart(err: unknown, req: FastifyRequest): AppError | null {
-  if (err instanceof AppError || !(err instanceof Error) || (err as { statusCode?: number }).statusCode !== undefined) return null;
+function malformedMultipart(err: unknown, req: FastifyRequest): DomainError | null {
+  if (err instanceof DomainError || !(err instanceof Error) || (err as { statusCode?: number }).statusCode !== undefined) return null;
   const message = err.message;
   if (/boundary not found/i.test(message)) {
-    return new AppError('VALIDATION_FAILED', 'The multipart/form-data Content-Type has no boundary= parameter: send "Content-Type: multipart/form-data; boundary=…" with the boundary that delimits the parts', { field: 'content-type' });
+    return new DomainError('VALIDATION_FAILED', 'The multipart/form-data Content-Type has no boundary= parameter: send "Content-Type: multipart/form-data; boundary=…" with the boundary that delimits the parts', { field: 'content-type' });
   }
   if (/unexpected end of (multipart )?data|part terminated early/i.test(message)) {
     const boundary = boundaryOf(req);
-    return new AppError(
+    return new DomainError(
       'VALIDATION_FAILED',
       `The multipart body ended before its closing boundary: it is truncated, or its parts are not delimited by the Content-Type's boundary${boundary ? ` ("--${boundary}")` : ''}`,
       { field: 'body' },
     );
   }
-  if (/malformed|header|multipart/i.test(message)) return new AppError('VALIDATION_FAILED', `The multipart body is malformed: ${message}`, { field: 'body' });
+  if (/malformed|header|multipart/i.test(message)) return new DomainError('VALIDATION_FAILED', `The multipart body is malformed: ${message}`, { field: 'body' });
   return null;
 }
 
 /** Reads the multipart form: the file is spooled to a temp file (size-limited), fields collected. */
 async function readForm(req: FastifyRequest, ctx: Deps): Promise<service.SnapshotForm> {
-  if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "file" part (or an "artifactId" field)');
+  if (!req.isMultipart()) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "file" part (or an "artifactId" field)');
   const form: service.SnapshotForm = { file: null, fields: {} };
   try {
     for await (const part of req.parts()) {
       // A part whose Content-Disposition has no name="…" (busboy reports the name as undefined).
       if (typeof part.fieldname !== 'string' || part.fieldname === '' || part.fieldname === 'undefined') {
-        throw new AppError('VALIDATION_FAILED', 'A multipart part has no name: every part needs "Content-Disposition: form-data; name=…" (the transcript goes in "file")', { field: 'body' });
+        throw new DomainError('VALIDATION_FAILED', 'A multipart part has no name: every part needs "Content-Disposition: form-data; name=…" (the transcript goes in "file")', { field: 'body' });
       }
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
+        if (part.fieldname !== 'file') throw new DomainError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
         // A second file part never gets here: the `files: 1` limit refuses it (400, src/platform/http/errors.ts).
         const spooled = await spoolToTempFile(part.file, service.tmpDir(ctx), ctx.config.maxUploadBytes);
         form.file = { ...spooled, fileName: part.filename || 'transcript' };
         assertHasContent(spooled);
       } else {
-        if (!FORM_FIELDS.has(part.fieldname)) throw new AppError('VALIDATION_FAILED', `Unknown field "${part.fieldname}"`, { field: part.fieldname });
+        if (!FORM_FIELDS.has(part.fieldname)) throw new DomainError('VALIDATION_FAILED', `Unknown field "${part.fieldname}"`, { field: part.fieldname });
         form.fields[part.fieldname] = String(part.value);
       }
     }

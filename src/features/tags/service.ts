@@ -3,7 +3,7 @@ import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { mindTags, tags } from '../../platform/db/schema.ts';
-import { conflict, invalid, notFound } from '../../platform/http/errors.ts';
+import { conflict, invalid, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
 import { refreshSearchText } from '../../platform/db/search-text.ts';
 

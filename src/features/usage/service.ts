@@ -2,7 +2,7 @@ import { and, eq, gte, lte } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { usageDaily } from '../../platform/db/schema.ts';
-import { invalid } from '../../platform/http/errors.ts';
+import { invalid } from '../../platform/errors.ts';
 import { merge, quantile, type Histogram } from './histogram.ts';
 import type { UsageCell, UsageRecorder } from './recorder.ts';
 
