@@ -4,8 +4,7 @@
  * a snapshot processed before an LLM was configured). It runs in the background like the one
  * after processing, and replaces the snapshot's `ipip-bfm-50` rows when it is done.
  */
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { conflict } from '../../platform/errors.ts';
@@ -27,8 +26,7 @@ export const QuestionnaireQueued = named('QuestionnaireQueued', Type.Object({
   }),
 }));
 
-export async function questionnaireRoutes(api: FastifyInstance, ctx: Deps): Promise<void> {
-  const app = api.withTypeProvider<TypeBoxTypeProvider>();
+export const questionnaireRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.post('/minds/:mindId/snapshots/:snapshotId/questionnaire', {
     schema: {
       tags: ['Analysis'],
@@ -40,14 +38,14 @@ export async function questionnaireRoutes(api: FastifyInstance, ctx: Deps): Prom
       response: { 202: QuestionnaireQueued, ...errorResponses(404, 409) },
     },
   }, async (req, reply) => {
-    const s = await getSnapshotRow(ctx.db, req.caller, req.params.mindId, req.params.snapshotId);
-    const model = questionnaireModel(ctx.config);
-    if (!ctx.config.questionnaire || !model) throw conflict('No LLM answers questionnaires here: set MINDPRINT_LLM_MODEL (and leave MINDPRINT_LLM_QUESTIONNAIRE on)');
+    const s = await getSnapshotRow(deps.db, req.caller, req.params.mindId, req.params.snapshotId);
+    const model = questionnaireModel(deps.config);
+    if (!deps.config.questionnaire || !model) throw conflict('No LLM answers questionnaires here: set MINDPRINT_LLM_MODEL (and leave MINDPRINT_LLM_QUESTIONNAIRE on)');
     if (s.status !== 'completed') throw conflict(`The snapshot is ${s.status}: the questionnaire is answered once it has completed`);
-    const run = await ctx.db.transaction((tx) => queueQuestionnaire(tx, ctx, { id: s.id, organizationId: req.caller.organizationId }));
+    const run = await deps.db.transaction((tx) => queueQuestionnaire(tx, deps, { id: s.id, organizationId: req.caller.organizationId }));
     // Checked above; only a configuration changed under a running process could leave nothing queued.
     if (!run) throw conflict('No LLM answers questionnaires here');
-    if (run === 'queued') ctx.queue.wake(QUEUE.questionnaire);
+    if (run === 'queued') deps.queue.wake(QUEUE.questionnaire);
     return reply.code(202).send({ snapshotId: s.id, instrument: ipipBfm50().id, model, queued: run === 'queued', run });
   });
-}
+};

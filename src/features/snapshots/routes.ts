@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../platform/errors.ts';
@@ -71,12 +71,11 @@ async function readForm(req: FastifyRequest, ctx: Deps): Promise<service.Snapsho
   return form;
 }
 
-export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<void> {
-  const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = ctx;
+export const snapshotRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db } = deps;
   const tags = ['Snapshots'];
   await app.register(multipart, {
-    limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 12 },
+    limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 12 },
   });
 
   app.post('/minds/:mindId/snapshots', {
@@ -100,9 +99,9 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       response: { 200: CreateSnapshotResponse, ...errorResponses(404, 409, 413, 415) },
     },
   }, async (req) => {
-    const form = await readForm(req, ctx);
+    const form = await readForm(req, deps);
     try {
-      return await service.createSnapshot(ctx, req.caller, req.params.mindId, form);
+      return await service.createSnapshot(deps, req.caller, req.params.mindId, form);
     } finally {
       await form.file?.remove();
     }
@@ -137,7 +136,7 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       params: SnapshotParams,
       response: { 200: SnapshotSpeakers, ...errorResponses(404, 409) },
     },
-  }, async (req) => listSpeakers(ctx, req.caller, req.params.mindId, req.params.snapshotId));
+  }, async (req) => listSpeakers(deps, req.caller, req.params.mindId, req.params.snapshotId));
 
   app.put('/minds/:mindId/snapshots/:snapshotId/speaker', {
     schema: {
@@ -151,11 +150,11 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       body: SetSpeakerBody,
       response: { 200: SetSpeakerResponse, ...errorResponses(404, 409) },
     },
-  }, async (req) => setSpeaker(ctx, req.caller, req.params.mindId, req.params.snapshotId, req.body.speaker));
+  }, async (req) => setSpeaker(deps, req.caller, req.params.mindId, req.params.snapshotId, req.body.speaker));
 
   app.delete('/minds/:mindId/snapshots/:snapshotId', {
     schema: { tags, summary: 'Delete a snapshot', description: 'Its turns and analysis are deleted, and its stored file when no other snapshot uses it.', params: SnapshotParams, response: { 200: Type.Object({ message: Type.String(), snapshotId: Uuid }), ...errorResponses(404) } },
-  }, async (req) => service.deleteSnapshot(ctx, req.caller, req.params.mindId, req.params.snapshotId));
+  }, async (req) => service.deleteSnapshot(deps, req.caller, req.params.mindId, req.params.snapshotId));
 
   for (const [action, linked] of [['link', true], ['unlink', false]] as const) {
     app.post(`/minds/:mindId/snapshots/:snapshotId/${action}`, {
@@ -200,12 +199,11 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       querystring: SignedUrlQuery,
       response: { 200: SignedUrlResponse, ...errorResponses(404) },
     },
-  }, async (req) => service.createSignedUrl(ctx, req.caller, req.params.mindId, req.query, publicBaseUrl(req, ctx.config)));
-}
+  }, async (req) => service.createSignedUrl(deps, req.caller, req.params.mindId, req.query, publicBaseUrl(req, deps.config)));
+};
 
 /** PUT /uploads/:token — outside the bearer-authenticated API: the signed token is the credential. */
-export async function uploadRoutes(root: FastifyInstance, ctx: Deps): Promise<void> {
-  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // Leave the body unread: it is streamed to disk with the signed size limit.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
@@ -224,7 +222,7 @@ export async function uploadRoutes(root: FastifyInstance, ctx: Deps): Promise<vo
     },
   }, async (req, reply) => {
     try {
-      return await service.receiveSignedUpload(ctx, req.params.token, req.headers['content-type'], req.raw);
+      return await service.receiveSignedUpload(deps, req.params.token, req.headers['content-type'], req.raw);
     } catch (err) {
       // A refused upload may leave the body unread (over the limit, or refused before reading):
       // the rest would sit on a keep-alive connection, and the client's next request with it.
@@ -233,4 +231,4 @@ export async function uploadRoutes(root: FastifyInstance, ctx: Deps): Promise<vo
       throw err;
     }
   });
-}
+};
