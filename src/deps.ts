@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Authenticator, Caller } from './platform/auth/authenticate.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './platform/db/client.ts';
@@ -53,8 +53,15 @@ export interface Deps {
 }
 
 /**
+ * The routes of a module, one shape for all: a Fastify plugin (its own encapsulated scope) that
+ * receives the Deps as its option, `async (app, { deps }) => { app.get(…) }`.
+ */
+export type Routes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
+
+/**
  * A feature module (snapshots, simulations, …): its routes under the authenticated base path,
  * routes outside it (signed uploads), the job workers it runs, and what to release on shutdown.
+ * boot/modules.ts lists them; boot/app.ts registers their routes in that order.
  */
 export interface Module {
   name: string;
@@ -62,8 +69,10 @@ export interface Module {
   init?(ctx: Deps): Promise<void>;
   /** What this module does when another's state changes: runs inside that change's transaction. */
   on?(ctx: Deps): Subscriptions;
-  routes?(api: FastifyInstance, ctx: Deps): Promise<void>;
-  publicRoutes?(app: FastifyInstance, ctx: Deps): Promise<void>;
+  /** Under the API base path, after authentication: `req.caller` is set. */
+  routes?: Routes;
+  /** At the root, without authentication (signed uploads, the dashboard, /mcp with its own check). */
+  publicRoutes?: Routes;
   startWorkers?(ctx: Deps): Promise<void>;
   close?(): Promise<void>;
 }

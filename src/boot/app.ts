@@ -18,11 +18,7 @@ import { registerRateLimits } from '../platform/http/rate-limit.ts';
 import { registerResponseHeaders } from '../platform/http/response-headers.ts';
 import { registerUrlChecks } from '../platform/http/url-encoding.ts';
 import { validatorCompiler } from '../platform/http/validation.ts';
-import { keyRoutes } from '../features/keys/index.ts';
 import { loggerOptions } from './logging.ts';
-import { mindRoutes } from '../features/minds/index.ts';
-import { tagRoutes } from '../features/tags/index.ts';
-import { usageRoutes } from '../features/usage/index.ts';
 import { VERSION } from '../platform/version.ts';
 
 export interface AppOptions {
@@ -134,7 +130,7 @@ export async function buildApp(ctx: Deps, opts: AppOptions = {}): Promise<Fastif
 
   // Before any authenticated route: /mcp (a public module) shares the API's failed-key limit.
   const limits = await registerRateLimits(app, ctx);
-  for (const m of opts.modules ?? []) if (m.publicRoutes) await app.register(async (scope) => m.publicRoutes!(scope, ctx));
+  for (const m of opts.modules ?? []) if (m.publicRoutes) await app.register(m.publicRoutes, { deps: ctx });
 
   await app.register(
     async (api) => {
@@ -157,11 +153,8 @@ export async function buildApp(ctx: Deps, opts: AppOptions = {}): Promise<Fastif
       api.addHook('onResponse', async (req, reply) => {
         if (req.caller) ctx.usage.record(req.caller.apiKeyId, operationName(req.method, req.routeOptions.url, config.basePath), reply.statusCode, reply.elapsedTime);
       });
-      await api.register(mindRoutes, { ctx });
-      await api.register(tagRoutes, { ctx });
-      await api.register(keyRoutes, { ctx });
-      await api.register(usageRoutes, { ctx });
-      for (const m of opts.modules ?? []) if (m.routes) await api.register(async (scope) => m.routes!(scope, ctx));
+      // Each module's routes in a scope of their own, in the order of boot/modules.ts.
+      for (const m of opts.modules ?? []) if (m.routes) await api.register(m.routes, { deps: ctx });
       // Unknown routes under the base path still need a key: no probing the API without one.
       api.setNotFoundHandler(async (req, reply) => {
         req.caller = await limits.authenticate(req);

@@ -4,14 +4,20 @@
  */
 import type { Deps, Module } from '../deps.ts';
 import { mcpModule } from '../clients/mcp/module.ts';
+import { keysModule } from '../features/keys/index.ts';
 import { memoryModule } from '../features/memory/index.ts';
+import { mindsModule } from '../features/minds/index.ts';
 import { questionnaireModule } from '../features/questionnaire/index.ts';
 import { simulationsModule } from '../features/simulations/index.ts';
 import { snapshotsModule } from '../features/snapshots/index.ts';
+import { tagsModule } from '../features/tags/index.ts';
+import { usageModule } from '../features/usage/index.ts';
+import { usersModule } from '../features/users/index.ts';
 import { webModule } from '../clients/dashboard/module.ts';
 
+/** In this order their routes are registered (and their `init` and `on` run). */
 export async function loadModules(): Promise<Module[]> {
-  return [snapshotsModule, memoryModule, questionnaireModule, simulationsModule, webModule, mcpModule];
+  return [mindsModule, tagsModule, keysModule, usageModule, usersModule, snapshotsModule, memoryModule, questionnaireModule, simulationsModule, webModule, mcpModule];
 }
 
 export async function initModules(ctx: Deps): Promise<Module[]> {

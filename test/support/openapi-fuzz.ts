@@ -12,7 +12,8 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { STATUS, type ErrorCode } from '../../src/platform/http/errors.ts';
+import type { ErrorCode } from '../../src/platform/errors.ts';
+import { STATUS } from '../../src/platform/http/errors.ts';
 import type { TestServer } from './server.ts';
 
 type Json = Record<string, any>;

@@ -4,5 +4,5 @@ import { webRoutes } from './routes.ts';
 /** The web dashboard at /app/ (static files, outside the authenticated API). */
 export const webModule: Module = {
   name: 'web',
-  publicRoutes: (app, ctx) => webRoutes(app, { basePath: ctx.config.basePath }),
+  publicRoutes: async (app, { deps }) => webRoutes(app, { basePath: deps.config.basePath }),
 };

@@ -16,10 +16,11 @@
  * The MCP SDK is loaded on the first /mcp request, not when the API starts.
  */
 import { isIP } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.ts';
-import { forbidden } from '../../platform/http/errors.ts';
+import { forbidden } from '../../platform/errors.ts';
 
 /** JSON-RPC bodies; a transcript sent as text (upload_text_to_signed_url) is the largest. */
 export const MCP_BODY_LIMIT = 8 * 1024 * 1024;
@@ -69,21 +70,21 @@ const methodNotAllowed = async (_req: FastifyRequest, reply: FastifyReply) =>
     .header('allow', 'POST')
     .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.' }, id: null });
 
-export async function mcpRoutes(app: FastifyInstance, ctx: Deps): Promise<void> {
+export const mcpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // The MCP transport reads the JSON-RPC body itself, so malformed JSON or a wrong content type
   // gets the protocol's own error (-32700, 415) rather than an API error.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MCP_BODY_LIMIT }, (_req, body, done) => done(null, body));
   app.addHook('onRequest', async (req) => {
     // Before the key: a page on a foreign origin is refused whatever it sends, and counts for nothing.
-    checkOrigin(req, ctx.config);
+    checkOrigin(req, deps.config);
     // The API's authentication step, failed-key limit included: /mcp is no side door for guessing keys.
     req.caller = await app.authenticateCaller(req);
   });
 
   app.post('/mcp', { schema: { hide: true }, bodyLimit: MCP_BODY_LIMIT }, async (req, reply) => {
     const [{ createMindprintMcpServer }, { WebStandardStreamableHTTPServerTransport }, { MindprintClient }, { injectFetch }] = await loadMcp();
-    const publicBase = ctx.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
+    const publicBase = deps.config.publicUrl ?? `${req.protocol}://${req.headers.host}`;
     const forwarded: Record<string, string> = {};
     for (const name of FORWARDED) {
       const value = req.headers[name];
@@ -91,7 +92,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: Deps): Promise<void> 
     }
     const client = new MindprintClient({
       baseUrl: publicBase,
-      basePath: ctx.config.basePath,
+      basePath: deps.config.basePath,
       // The caller's own key (the hook above checked it): the tools act as the caller, in their organization.
       apiKey: /^Bearer\s+(\S+)/i.exec(req.headers.authorization!)![1]!,
       fetch: injectFetch(app, { publicBase, headers: forwarded, remoteAddress: req.ip }),
@@ -112,4 +113,4 @@ export async function mcpRoutes(app: FastifyInstance, ctx: Deps): Promise<void> 
   });
   app.get('/mcp', { schema: { hide: true } }, methodNotAllowed);
   app.delete('/mcp', { schema: { hide: true } }, methodNotAllowed);
-}
+};

@@ -1,2 +1,2 @@
 /** What other features may use of this one. */
-export { keyRoutes } from './routes.ts';
+export { keysModule } from './module.ts';

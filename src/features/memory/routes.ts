@@ -1,14 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
 import { MindParams } from '../minds/index.ts';
 import { SemanticIndexResponse } from './schemas.ts';
 import { semanticIndexState } from './state.ts';
 
-export async function memoryRoutes(api: FastifyInstance, ctx: Deps): Promise<void> {
-  const app = api.withTypeProvider<TypeBoxTypeProvider>();
-  const memory = ctx.memory;
+export const memoryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const memory = deps.memory;
   app.get('/minds/:mindId/semantic-index', {
     schema: {
       tags: ['Analysis'],
@@ -19,4 +17,4 @@ export async function memoryRoutes(api: FastifyInstance, ctx: Deps): Promise<voi
       response: { 200: SemanticIndexResponse, ...errorResponses(404) },
     },
   }, async (req) => semanticIndexState(memory, req.caller, req.params.mindId));
-}
+};

@@ -12,8 +12,8 @@ const serialized = (reply: FastifyReply, body: unknown) => reply.serialize(body)
 /** Sends JSON that is already serialized (a cache hit, or what was just stored). */
 const sendJson = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(json);
 
-export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, { ctx }) => {
-  const { db } = ctx;
+export const mindRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db } = deps;
   const tags = ['Minds'];
 
   app.get('/minds', {
@@ -27,9 +27,9 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, 
   }, async (req, reply) => {
     const { tagNames, limit, offset } = req.query;
     const load = async () => ({ minds: await minds.listMinds(db, req.caller, req.query) });
-    if (!ctx.mindCache) return load();
+    if (!deps.mindCache) return load();
     const key = `list:${req.caller.organizationId}:${limit ?? ''}:${offset ?? ''}:${tagNames ?? ''}`;
-    return sendJson(reply, await ctx.mindCache.read(req.caller.organizationId, key, async () => serialized(reply, await load())));
+    return sendJson(reply, await deps.mindCache.read(req.caller.organizationId, key, async () => serialized(reply, await load())));
   });
 
   app.post('/minds', {
@@ -61,8 +61,8 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, 
     },
   }, async (req, reply) => {
     const load = async () => ({ mind: await minds.getMind(db, req.caller, req.params.mindId) });
-    if (!ctx.mindCache) return load();
-    return sendJson(reply, await ctx.mindCache.read(req.caller.organizationId, `mind:${req.params.mindId}`, async () => serialized(reply, await load())));
+    if (!deps.mindCache) return load();
+    return sendJson(reply, await deps.mindCache.read(req.caller.organizationId, `mind:${req.params.mindId}`, async () => serialized(reply, await load())));
   });
 
   app.put('/minds/:mindId', {
@@ -85,7 +85,7 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, 
       response: { 200: SuccessResponse, ...errorResponses(404) },
     },
   }, async (req) => {
-    await minds.deleteMind(db, req.caller, req.params.mindId, ctx.mindDeletionHooks);
+    await minds.deleteMind(db, req.caller, req.params.mindId, deps.mindDeletionHooks);
     return { success: true };
   });
 
@@ -99,5 +99,5 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, 
       body: SetMindTagsBody,
       response: { 200: Type.Object({ mind: Mind }), ...errorResponses(404, 415) },
     },
-  }, async (req) => ({ mind: await minds.setMindTags(ctx.db, req.caller, req.params.mindId, req.body.tagNames) }));
+  }, async (req) => ({ mind: await minds.setMindTags(deps.db, req.caller, req.params.mindId, req.body.tagNames) }));
 };

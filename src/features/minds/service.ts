@@ -7,7 +7,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import { lockForTransaction, rowsOf, runStatement, statement, type Db } from '../../platform/db/client.ts';
 import { digitalTwins, minds } from '../../platform/db/schema.ts';
-import { invalid, notFound } from '../../platform/http/errors.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
 import { ensureTags, parseTagNames, setMindTagIds } from '../tags/index.ts';
 import { SEARCH_LIMIT, type CreateMindBody, type DigitalTwin, type Mind, type UpdateMindBody } from './schemas.ts';

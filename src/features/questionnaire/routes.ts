@@ -4,31 +4,14 @@
  * a snapshot processed before an LLM was configured). It runs in the background like the one
  * after processing, and replaces the snapshot's `ipip-bfm-50` rows when it is done.
  */
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.ts';
-import { conflict } from '../../platform/http/errors.ts';
-import { errorResponses, named, Uuid } from '../../platform/http/schemas.ts';
-import { QUEUE } from '../../platform/jobs/queues.ts';
+import { errorResponses } from '../../platform/http/schemas.ts';
 import { SnapshotParams } from '../snapshots/index.ts';
-import { getSnapshotRow } from '../snapshots/index.ts';
-import { ipipBfm50 } from '../../lib/analysis/questionnaire.ts';
-import { questionnaireModel, queueQuestionnaire } from './job.ts';
+import { QuestionnaireQueued } from './schemas.ts';
+import { askAgain } from './service.ts';
 
-export const QuestionnaireQueued = named('QuestionnaireQueued', Type.Object({
-  snapshotId: Uuid,
-  instrument: Type.String({ example: 'ipip-bfm-50', description: 'The psychometrics instrument the answers are stored under' }),
-  model: Type.String({ description: 'The LLM that answers in character' }),
-  queued: Type.Boolean({ example: true, description: 'True when this request queued a run; false when it joined the run already waiting or running for the snapshot (at most one at a time: asking again pays the provider nothing more)' }),
-  run: Type.Union([Type.Literal('queued'), Type.Literal('waiting'), Type.Literal('running')], {
-    example: 'queued',
-    description: 'The run whose answers will replace the snapshot’s rows: `queued` by this request, or one that was already `waiting` to start or `running`',
-  }),
-}));
-
-export async function questionnaireRoutes(api: FastifyInstance, ctx: Deps): Promise<void> {
-  const app = api.withTypeProvider<TypeBoxTypeProvider>();
+export const questionnaireRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.post('/minds/:mindId/snapshots/:snapshotId/questionnaire', {
     schema: {
       tags: ['Analysis'],
@@ -39,15 +22,5 @@ export async function questionnaireRoutes(api: FastifyInstance, ctx: Deps): Prom
       params: SnapshotParams,
       response: { 202: QuestionnaireQueued, ...errorResponses(404, 409) },
     },
-  }, async (req, reply) => {
-    const s = await getSnapshotRow(ctx.db, req.caller, req.params.mindId, req.params.snapshotId);
-    const model = questionnaireModel(ctx.config);
-    if (!ctx.config.questionnaire || !model) throw conflict('No LLM answers questionnaires here: set MINDPRINT_LLM_MODEL (and leave MINDPRINT_LLM_QUESTIONNAIRE on)');
-    if (s.status !== 'completed') throw conflict(`The snapshot is ${s.status}: the questionnaire is answered once it has completed`);
-    const run = await ctx.db.transaction((tx) => queueQuestionnaire(tx, ctx, { id: s.id, organizationId: req.caller.organizationId }));
-    // Checked above; only a configuration changed under a running process could leave nothing queued.
-    if (!run) throw conflict('No LLM answers questionnaires here');
-    if (run === 'queued') ctx.queue.wake(QUEUE.questionnaire);
-    return reply.code(202).send({ snapshotId: s.id, instrument: ipipBfm50().id, model, queued: run === 'queued', run });
-  });
-}
+  }, async (req, reply) => reply.code(202).send(await askAgain(deps, req.caller, req.params)));
+};

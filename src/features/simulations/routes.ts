@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Deps } from '../../deps.ts';
 import { errorResponses } from '../../platform/http/schemas.ts';
+import { QUEUE, queueDefinitions } from '../../platform/jobs/queues.ts';
 import { clientGoneSignal } from '../../platform/http/client-gone.ts';
-import { createRun, executeRun, httpErrorOf, prepareRun, runErrorOf, type RunServices } from './run.ts';
+import { createRun, executeRun, httpErrorOf, prepareRun, runErrorOf } from './run.ts';
 import {
   ListSimulationsQuery,
   Message,
@@ -14,10 +16,9 @@ import {
   Simulation,
   SimulationParams,
   UnshareParams,
-  User,
 } from './schemas.ts';
 import * as sims from './service.ts';
-import type { StaleLimits } from './service.ts';
+import { staleLimits } from './service.ts';
 import { openSse } from './sse.ts';
 
 const SIMULATE_DESCRIPTION = `Answers \`scenario.message\` the way the person would, from what they really said: the mind's own turns in its completed, linked snapshots (with \`snapshotId\`, only that snapshot and earlier ones by \`mindsetDate\`).
@@ -43,130 +44,121 @@ const SSE_EVENTS = `Server-sent events, one JSON object per \`data:\` line, in t
 - \`event: done\` — \`{message, evidence, analysis, model, warnings}\`, last, once the answer is stored; \`warnings\` is \`[{code, message, snapshotIds?}]\` (empty when nothing; \`unlabelled_speakers\`: some evidence comes from a file that names no speakers);
 - \`event: error\` — \`{error, code}\`, last instead of \`done\` when the run failed (the stored message is \`failed\`, with the text streamed so far).`;
 
-export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPluginAsyncTypebox {
-  return async (app) => {
-    const { db } = s;
+export const simulationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db } = deps;
+  // When GET /simulations/{id} calls a run lost: after its job's last retry could have run (service.ts).
+  const limits = staleLimits(deps.config, queueDefinitions(deps.config).find((q) => q.name === QUEUE.runSimulation)?.retryLimit ?? 0);
 
-    app.post('/simulate', {
-      schema: {
-        tags: ['Simulations'],
-        summary: 'Run a simulation',
-        description: SIMULATE_DESCRIPTION,
-        body: SimulateBody,
-        response: {
-          200: {
-            description: 'The answer; with `runInBackground`, the queued run; with `stream`, the event stream.',
-            content: {
-              'application/json': { schema: Type.Union([SimulateResponse, QueuedResponse]) },
-              'text/event-stream': { schema: Type.String({ description: SSE_EVENTS }) },
-            },
+  app.post('/simulate', {
+    schema: {
+      tags: ['Simulations'],
+      summary: 'Run a simulation',
+      description: SIMULATE_DESCRIPTION,
+      body: SimulateBody,
+      response: {
+        200: {
+          description: 'The answer; with `runInBackground`, the queued run; with `stream`, the event stream.',
+          content: {
+            'application/json': { schema: Type.Union([SimulateResponse, QueuedResponse]) },
+            'text/event-stream': { schema: Type.String({ description: SSE_EVENTS }) },
           },
-          ...errorResponses(403, 404, 413, 415, 502),
         },
+        ...errorResponses(403, 404, 413, 415, 502),
       },
-    }, async (req, reply) => {
-      // Listening from the start: a client that leaves while the run is prepared cancels it too.
-      const gone = clientGoneSignal(reply);
-      const run = await prepareRun(s, req.caller, req.body);
+    },
+  }, async (req, reply) => {
+    // Listening from the start: a client that leaves while the run is prepared cancels it too.
+    const gone = clientGoneSignal(reply);
+    const run = await prepareRun(deps, req.caller, req.body);
 
-      if (req.body.runInBackground) {
-        const ids = await createRun(s, run, 'background');
-        return { message: 'Simulation queued' as const, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId, status: 'pending' as const };
+    if (req.body.runInBackground) {
+      const ids = await createRun(deps, run, 'background');
+      return { message: 'Simulation queued' as const, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId, status: 'pending' as const };
+    }
+
+    const ids = await createRun(deps, run, 'now');
+    if (!req.body.stream) {
+      try {
+        const result = await executeRun(deps, run.scope, run.engine, ids, run.message, { signal: gone });
+        return { message: result.text, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId, model: run.engine.id, evidence: result.evidence, analysis: result.analysis, warnings: result.warnings };
+      } catch (err) {
+        throw httpErrorOf(err, ids);
       }
+    }
 
-      const ids = await createRun(s, run, 'now');
-      if (!req.body.stream) {
-        try {
-          const result = await executeRun(s, run.scope, run.engine, ids, run.message, { signal: gone });
-          return { message: result.text, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId, model: run.engine.id, evidence: result.evidence, analysis: result.analysis, warnings: result.warnings };
-        } catch (err) {
-          throw httpErrorOf(err, ids);
-        }
-      }
-
-      const sse = openSse(reply, gone);
-      sse.send('start', { simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
-      executeRun(s, run.scope, run.engine, ids, run.message, { signal: sse.signal, onDelta: (text) => sse.send('delta', { text }) }).then(
-        (result) => sse.end('done', { message: result.text, evidence: result.evidence, analysis: result.analysis, model: run.engine.id, warnings: result.warnings }),
-        (err: unknown) => {
-          const { code, message } = runErrorOf(err);
-          sse.end('error', { error: message, code });
-        },
-      );
-      // The typed reply knows only the JSON responses; the event stream is documented above.
-      return reply.send(sse.stream as never);
-    });
-
-    app.get('/models', {
-      schema: {
-        tags: ['Simulations'],
-        summary: 'List simulation models',
-        description: 'The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named: MINDPRINT_DEFAULT_MODEL when set, else the first configured LLM model, else the extractive engine.',
-        response: { 200: Type.Object({ models: Type.Array(Model) }), ...errorResponses() },
+    const sse = openSse(reply, gone);
+    sse.send('start', { simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
+    executeRun(deps, run.scope, run.engine, ids, run.message, { signal: sse.signal, onDelta: (text) => sse.send('delta', { text }) }).then(
+      (result) => sse.end('done', { message: result.text, evidence: result.evidence, analysis: result.analysis, model: run.engine.id, warnings: result.warnings }),
+      (err: unknown) => {
+        const { code, message } = runErrorOf(err);
+        sse.end('error', { error: message, code });
       },
-    }, async () => ({ models: s.engines.models() }));
+    );
+    // The typed reply knows only the JSON responses; the event stream is documented above.
+    return reply.send(sse.stream as never);
+  });
 
-    app.get('/simulations', {
-      schema: {
-        tags: ['Simulations'],
-        summary: 'List simulations',
-        description: 'Your simulations and those shared with you, most recently active first: a conversation moves to the top when a message is added to it or an answer completes (`updatedAt`). `limit` defaults to 20 (at most 100); `count` is the total.',
-        querystring: ListSimulationsQuery,
-        response: { 200: Type.Object({ simulations: Type.Array(Simulation), count: Type.Integer() }), ...errorResponses() },
-      },
-    }, async (req) => sims.listSimulations(db, req.caller, req.query));
+  app.get('/models', {
+    schema: {
+      tags: ['Simulations'],
+      summary: 'List simulation models',
+      description: 'The models `selectedSimulationModel` can name: the embedded extractive engine always, and the configured LLM models (MINDPRINT_LLM_MODEL). `default` marks the one used when none is named: MINDPRINT_DEFAULT_MODEL when set, else the first configured LLM model, else the extractive engine.',
+      response: { 200: Type.Object({ models: Type.Array(Model) }), ...errorResponses() },
+    },
+  }, async () => ({ models: deps.engines.models() }));
 
-    app.get('/simulations/:simulationId', {
-      schema: {
-        tags: ['Simulations'],
-        summary: 'Get a simulation',
-        description: 'The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending; while it streams, the text so far, saved about once a second; a failed answer keeps the text produced before the failure); `errors` is null or a list of `{code, message}`; `framework` is the framework that produced the message (`mindprint` for this service\'s engines).',
-        params: SimulationParams,
-        response: { 200: Type.Object({ simulation: Simulation, messages: Type.Array(Message) }), ...errorResponses(403, 404) },
-      },
-    }, async (req) => sims.getSimulation(db, req.caller, req.params.simulationId, limits));
+  app.get('/simulations', {
+    schema: {
+      tags: ['Simulations'],
+      summary: 'List simulations',
+      description: 'Your simulations and those shared with you, most recently active first: a conversation moves to the top when a message is added to it or an answer completes (`updatedAt`). `limit` defaults to 20 (at most 100); `count` is the total.',
+      querystring: ListSimulationsQuery,
+      response: { 200: Type.Object({ simulations: Type.Array(Simulation), count: Type.Integer() }), ...errorResponses() },
+    },
+  }, async (req) => sims.listSimulations(db, req.caller, req.query));
 
-    app.delete('/simulations/:simulationId', {
-      schema: {
-        tags: ['Simulations'],
-        summary: 'Delete a simulation',
-        description: 'Deletes the simulation and its messages. Only its owner can.',
-        params: SimulationParams,
-        response: { 200: Type.Object({ message: Type.String(), simulationId: Type.String() }), ...errorResponses(403, 404) },
-      },
-    }, async (req) => {
-      await sims.deleteSimulation(db, req.caller, req.params.simulationId);
-      return { message: 'Simulation deleted', simulationId: req.params.simulationId };
-    });
+  app.get('/simulations/:simulationId', {
+    schema: {
+      tags: ['Simulations'],
+      summary: 'Get a simulation',
+      description: 'The simulation and its messages in order. Message `status` is pending | streaming | completed | failed; `content` is `{text, evidence?, analysis?, model?}` (null while an answer is pending; while it streams, the text so far, saved about once a second; a failed answer keeps the text produced before the failure); `errors` is null or a list of `{code, message}`; `framework` is the framework that produced the message (`mindprint` for this service\'s engines).',
+      params: SimulationParams,
+      response: { 200: Type.Object({ simulation: Simulation, messages: Type.Array(Message) }), ...errorResponses(403, 404) },
+    },
+  }, async (req) => sims.getSimulation(db, req.caller, req.params.simulationId, limits));
 
-    app.post('/simulations/:simulationId/share', {
-      schema: {
-        tags: ['Simulations'],
-        summary: 'Share a simulation',
-        description: 'Shares it with users of your organization (by id or email; see GET /users). Only the owner can. Unknown users are a 400 that names them.',
-        params: SimulationParams,
-        body: ShareBody,
-        response: { 200: Type.Object({ simulation: Simulation }), ...errorResponses(403, 404, 413, 415) },
-      },
-    }, async (req) => ({ simulation: await sims.shareSimulation(db, req.caller, req.params.simulationId, req.body) }));
+  app.delete('/simulations/:simulationId', {
+    schema: {
+      tags: ['Simulations'],
+      summary: 'Delete a simulation',
+      description: 'Deletes the simulation and its messages. Only its owner can.',
+      params: SimulationParams,
+      response: { 200: Type.Object({ message: Type.String(), simulationId: Type.String() }), ...errorResponses(403, 404) },
+    },
+  }, async (req) => {
+    await sims.deleteSimulation(db, req.caller, req.params.simulationId);
+    return { message: 'Simulation deleted', simulationId: req.params.simulationId };
+  });
 
-    app.delete('/simulations/:simulationId/share/:userId', {
-      schema: {
-        tags: ['Simulations'],
-        summary: 'Stop sharing a simulation with a user',
-        description: 'Only the owner can. Removing a user it is not shared with changes nothing.',
-        params: UnshareParams,
-        response: { 200: Type.Object({ simulation: Simulation }), ...errorResponses(403, 404) },
-      },
-    }, async (req) => ({ simulation: await sims.unshareSimulation(db, req.caller, req.params.simulationId, req.params.userId) }));
+  app.post('/simulations/:simulationId/share', {
+    schema: {
+      tags: ['Simulations'],
+      summary: 'Share a simulation',
+      description: 'Shares it with users of your organization (by id or email; see GET /users). Only the owner can. Unknown users are a 400 that names them.',
+      params: SimulationParams,
+      body: ShareBody,
+      response: { 200: Type.Object({ simulation: Simulation }), ...errorResponses(403, 404, 413, 415) },
+    },
+  }, async (req) => ({ simulation: await sims.shareSimulation(db, req.caller, req.params.simulationId, req.body) }));
 
-    app.get('/users', {
-      schema: {
-        tags: ['Users'],
-        summary: "List your organization's users",
-        description: 'The people a simulation can be shared with.',
-        response: { 200: Type.Object({ users: Type.Array(User) }), ...errorResponses() },
-      },
-    }, async (req) => ({ users: await sims.listUsers(db, req.caller) }));
-  };
-}
+  app.delete('/simulations/:simulationId/share/:userId', {
+    schema: {
+      tags: ['Simulations'],
+      summary: 'Stop sharing a simulation with a user',
+      description: 'Only the owner can. Removing a user it is not shared with changes nothing.',
+      params: UnshareParams,
+      response: { 200: Type.Object({ simulation: Simulation }), ...errorResponses(403, 404) },
+    },
+  }, async (req) => ({ simulation: await sims.unshareSimulation(db, req.caller, req.params.simulationId, req.params.userId) }));
+};

@@ -11,7 +11,7 @@ import type { Config } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
 import { messages, simulations, type MessageContent } from '../../platform/db/schema.ts';
-import { AppError, invalid, notFound } from '../../platform/http/errors.ts';
+import { DomainError, invalid, notFound } from '../../platform/errors.ts';
 import type { JobContext } from '../../platform/jobs/queue.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
 import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../../engines/extractive/index.ts';
@@ -379,9 +379,9 @@ export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memo
 }
 
 /** A failed run as the HTTP error of a synchronous POST /simulate. */
-export function httpErrorOf(err: unknown, ids: RunIds): AppError | unknown {
+export function httpErrorOf(err: unknown, ids: RunIds): DomainError | unknown {
   if (err instanceof LlmEngineError) {
-    return new AppError('UPSTREAM_FAILED', err.publicMessage, { engineCode: err.code, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
+    return new DomainError('UPSTREAM_FAILED', err.publicMessage, { engineCode: err.code, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
   }
   return err;
 }

@@ -1,18 +1,8 @@
-/** TypeBox schemas of simulations, messages, users and models: validation, OpenAPI and TS types. */
+/** TypeBox schemas of simulations, messages and models: validation, OpenAPI and TS types. */
 import { Type, type Static } from 'typebox';
 import { Nullable, Timestamp, Uuid, named } from '../../platform/http/schemas.ts';
+import { User } from '../users/index.ts';
 
-export const User = named('User', Type.Object({
-  id: Uuid,
-  name: Type.String({ example: 'Grace Hopper' }),
-  email: Type.String({ example: 'grace@example.com' }),
-  imageUrl: Type.String({
-    description: "The user's picture; for a user without one, a generated picture of their initials (an SVG `data:` URL)",
-    example: 'https://example.com/grace.png',
-  }),
-  createdAt: Timestamp,
-}));
-export type User = Static<typeof User>;
 
 /** Uuid's format and example, for a UUID field with a description of its own. */
 const UUID_FORMAT = { format: 'uuid', example: (Uuid as { example?: string }).example };

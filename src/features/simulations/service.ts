@@ -1,6 +1,6 @@
 /**
- * Simulations as resources: list, get, delete, share, and the organization's users to share
- * with. A simulation is visible to its owner and to the users it is shared with; anyone else in
+ * Simulations as resources: list, get, delete, share with the organization's users
+ * (features/users). A simulation is visible to its owner and to the users it is shared with; anyone else in
  * the organization gets 403, and another organization's simulation does not exist (404).
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
@@ -8,10 +8,10 @@ import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Config } from '../../config.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
 import { simulations, simulationShares, users } from '../../platform/db/schema.ts';
-import { forbidden, invalid, notFound } from '../../platform/http/errors.ts';
+import { forbidden, invalid, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
-import type { ListSimulationsQuery, Message, ShareBody, Simulation, User } from './schemas.ts';
-import { avatarDataUrl } from './avatar.ts';
+import { toUser } from '../users/index.ts';
+import type { ListSimulationsQuery, Message, ShareBody, Simulation } from './schemas.ts';
 
 export interface SimulationAccess {
   id: string;
@@ -79,14 +79,6 @@ const SIMULATION_COLUMNS = sql`s.id, s.mind_id, s.mind_assessment_id, s.as_of_sn
     from simulation_shares sh join users su on su.id = sh.user_id where sh.simulation_id = s.id), '[]'::json) as shared`;
 
 const parsed = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
-
-export const toUser = (u: { id: string; name: string; email: string; imageUrl: string | null; createdAt: string | Date }): User => ({
-  id: u.id,
-  name: u.name,
-  email: u.email,
-  imageUrl: u.imageUrl ?? avatarDataUrl(u),
-  createdAt: iso(u.createdAt)!,
-});
 
 function toSimulation(r: SimulationRow): Simulation {
   return {
@@ -264,15 +256,6 @@ export async function unshareSimulation(db: Db, caller: Caller, simulationId: st
   // Idempotent: removing a user it is not shared with changes nothing.
   await db.delete(simulationShares).where(and(eq(simulationShares.simulationId, simulationId), eq(simulationShares.userId, userId)));
   return simulationById(db, caller, simulationId);
-}
-
-export async function listUsers(db: Db, caller: Caller): Promise<User[]> {
-  const rows = await db
-    .select({ id: users.id, name: users.name, email: users.email, imageUrl: users.imageUrl, createdAt: users.createdAt })
-    .from(users)
-    .where(eq(users.organizationId, caller.organizationId))
-    .orderBy(sql`lower(${users.name})`, users.createdAt, users.id);
-  return rows.map(toUser);
 }
 
 // ───────────── runs that lost their process ─────────────

@@ -1,9 +1,9 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../platform/http/errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 import { publicBaseUrl } from '../../platform/http/public-url.ts';
 import { ErrorResponse, errorResponses, Uuid } from '../../platform/http/schemas.ts';
 import { MindParams } from '../minds/index.ts';
@@ -25,42 +25,42 @@ function boundaryOf(req: FastifyRequest): string | null {
  * What is wrong with a malformed multipart body, from the error the multipart parser (busboy)
  * raised: it raises plain Errors, which would otherwise be 500s. Null for any other error.
  */
-function malformedMultipart(err: unknown, req: FastifyRequest): AppError | null {
-  if (err instanceof AppError || !(err instanceof Error) || (err as { statusCode?: number }).statusCode !== undefined) return null;
+function malformedMultipart(err: unknown, req: FastifyRequest): DomainError | null {
+  if (err instanceof DomainError || !(err instanceof Error) || (err as { statusCode?: number }).statusCode !== undefined) return null;
   const message = err.message;
   if (/boundary not found/i.test(message)) {
-    return new AppError('VALIDATION_FAILED', 'The multipart/form-data Content-Type has no boundary= parameter: send "Content-Type: multipart/form-data; boundary=…" with the boundary that delimits the parts', { field: 'content-type' });
+    return new DomainError('VALIDATION_FAILED', 'The multipart/form-data Content-Type has no boundary= parameter: send "Content-Type: multipart/form-data; boundary=…" with the boundary that delimits the parts', { field: 'content-type' });
   }
   if (/unexpected end of (multipart )?data|part terminated early/i.test(message)) {
     const boundary = boundaryOf(req);
-    return new AppError(
+    return new DomainError(
       'VALIDATION_FAILED',
       `The multipart body ended before its closing boundary: it is truncated, or its parts are not delimited by the Content-Type's boundary${boundary ? ` ("--${boundary}")` : ''}`,
       { field: 'body' },
     );
   }
-  if (/malformed|header|multipart/i.test(message)) return new AppError('VALIDATION_FAILED', `The multipart body is malformed: ${message}`, { field: 'body' });
+  if (/malformed|header|multipart/i.test(message)) return new DomainError('VALIDATION_FAILED', `The multipart body is malformed: ${message}`, { field: 'body' });
   return null;
 }
 
 /** Reads the multipart form: the file is spooled to a temp file (size-limited), fields collected. */
 async function readForm(req: FastifyRequest, ctx: Deps): Promise<service.SnapshotForm> {
-  if (!req.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "file" part (or an "artifactId" field)');
+  if (!req.isMultipart()) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "file" part (or an "artifactId" field)');
   const form: service.SnapshotForm = { file: null, fields: {} };
   try {
     for await (const part of req.parts()) {
       // A part whose Content-Disposition has no name="…" (busboy reports the name as undefined).
       if (typeof part.fieldname !== 'string' || part.fieldname === '' || part.fieldname === 'undefined') {
-        throw new AppError('VALIDATION_FAILED', 'A multipart part has no name: every part needs "Content-Disposition: form-data; name=…" (the transcript goes in "file")', { field: 'body' });
+        throw new DomainError('VALIDATION_FAILED', 'A multipart part has no name: every part needs "Content-Disposition: form-data; name=…" (the transcript goes in "file")', { field: 'body' });
       }
       if (part.type === 'file') {
-        if (part.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
+        if (part.fieldname !== 'file') throw new DomainError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
         // A second file part never gets here: the `files: 1` limit refuses it (400, src/platform/http/errors.ts).
         const spooled = await spoolToTempFile(part.file, service.tmpDir(ctx), ctx.config.maxUploadBytes);
         form.file = { ...spooled, fileName: part.filename || 'transcript' };
         assertHasContent(spooled);
       } else {
-        if (!FORM_FIELDS.has(part.fieldname)) throw new AppError('VALIDATION_FAILED', `Unknown field "${part.fieldname}"`, { field: part.fieldname });
+        if (!FORM_FIELDS.has(part.fieldname)) throw new DomainError('VALIDATION_FAILED', `Unknown field "${part.fieldname}"`, { field: part.fieldname });
         form.fields[part.fieldname] = String(part.value);
       }
     }
@@ -71,12 +71,11 @@ async function readForm(req: FastifyRequest, ctx: Deps): Promise<service.Snapsho
   return form;
 }
 
-export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<void> {
-  const app = root.withTypeProvider<TypeBoxTypeProvider>();
-  const { db } = ctx;
+export const snapshotRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const { db } = deps;
   const tags = ['Snapshots'];
   await app.register(multipart, {
-    limits: { fileSize: ctx.config.maxUploadBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 12 },
+    limits: { fileSize: deps.config.maxUploadBytes, files: 1, fields: 10, fieldSize: 10_000, parts: 12 },
   });
 
   app.post('/minds/:mindId/snapshots', {
@@ -100,9 +99,9 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       response: { 200: CreateSnapshotResponse, ...errorResponses(404, 409, 413, 415) },
     },
   }, async (req) => {
-    const form = await readForm(req, ctx);
+    const form = await readForm(req, deps);
     try {
-      return await service.createSnapshot(ctx, req.caller, req.params.mindId, form);
+      return await service.createSnapshot(deps, req.caller, req.params.mindId, form);
     } finally {
       await form.file?.remove();
     }
@@ -137,7 +136,7 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       params: SnapshotParams,
       response: { 200: SnapshotSpeakers, ...errorResponses(404, 409) },
     },
-  }, async (req) => listSpeakers(ctx, req.caller, req.params.mindId, req.params.snapshotId));
+  }, async (req) => listSpeakers(deps, req.caller, req.params.mindId, req.params.snapshotId));
 
   app.put('/minds/:mindId/snapshots/:snapshotId/speaker', {
     schema: {
@@ -151,11 +150,11 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       body: SetSpeakerBody,
       response: { 200: SetSpeakerResponse, ...errorResponses(404, 409) },
     },
-  }, async (req) => setSpeaker(ctx, req.caller, req.params.mindId, req.params.snapshotId, req.body.speaker));
+  }, async (req) => setSpeaker(deps, req.caller, req.params.mindId, req.params.snapshotId, req.body.speaker));
 
   app.delete('/minds/:mindId/snapshots/:snapshotId', {
     schema: { tags, summary: 'Delete a snapshot', description: 'Its turns and analysis are deleted, and its stored file when no other snapshot uses it.', params: SnapshotParams, response: { 200: Type.Object({ message: Type.String(), snapshotId: Uuid }), ...errorResponses(404) } },
-  }, async (req) => service.deleteSnapshot(ctx, req.caller, req.params.mindId, req.params.snapshotId));
+  }, async (req) => service.deleteSnapshot(deps, req.caller, req.params.mindId, req.params.snapshotId));
 
   for (const [action, linked] of [['link', true], ['unlink', false]] as const) {
     app.post(`/minds/:mindId/snapshots/:snapshotId/${action}`, {
@@ -200,12 +199,11 @@ export async function snapshotRoutes(root: FastifyInstance, ctx: Deps): Promise<
       querystring: SignedUrlQuery,
       response: { 200: SignedUrlResponse, ...errorResponses(404) },
     },
-  }, async (req) => service.createSignedUrl(ctx, req.caller, req.params.mindId, req.query, publicBaseUrl(req, ctx.config)));
-}
+  }, async (req) => service.createSignedUrl(deps, req.caller, req.params.mindId, req.query, publicBaseUrl(req, deps.config)));
+};
 
 /** PUT /uploads/:token — outside the bearer-authenticated API: the signed token is the credential. */
-export async function uploadRoutes(root: FastifyInstance, ctx: Deps): Promise<void> {
-  const app = root.withTypeProvider<TypeBoxTypeProvider>();
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // Leave the body unread: it is streamed to disk with the signed size limit.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null));
@@ -224,7 +222,7 @@ export async function uploadRoutes(root: FastifyInstance, ctx: Deps): Promise<vo
     },
   }, async (req, reply) => {
     try {
-      return await service.receiveSignedUpload(ctx, req.params.token, req.headers['content-type'], req.raw);
+      return await service.receiveSignedUpload(deps, req.params.token, req.headers['content-type'], req.raw);
     } catch (err) {
       // A refused upload may leave the body unread (over the limit, or refused before reading):
       // the rest would sit on a keep-alive connection, and the client's next request with it.
@@ -233,4 +231,4 @@ export async function uploadRoutes(root: FastifyInstance, ctx: Deps): Promise<vo
       throw err;
     }
   });
-}
+};

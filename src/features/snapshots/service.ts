@@ -11,7 +11,7 @@ import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Deps } from '../../deps.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { artifacts, digitalTwins, findings, keyTopics, minds, psychometrics, snapshots, turns } from '../../platform/db/schema.ts';
-import { AppError, forbidden, invalid, notFound } from '../../platform/http/errors.ts';
+import { DomainError, forbidden, invalid, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
 import { matchSpeakerLabel, SINGLE_SPEAKER_LABEL, sniffFile, UnknownSpeakerError } from '../../lib/ingest/index.ts';
 import { speakerLabels } from './pool.ts';
@@ -205,7 +205,7 @@ export async function resolveRequestedSpeaker(filePath: string, kind: FileKind, 
 }
 
 /** 400 for a `speaker` that names no label of the file, or several (`candidates`). */
-export function unknownSpeaker(speaker: string, labels: string[], candidates: string[], field = 'speaker'): AppError {
+export function unknownSpeaker(speaker: string, labels: string[], candidates: string[], field = 'speaker'): DomainError {
   const err = new UnknownSpeakerError(speaker, labels, candidates);
   return invalid(err.message, { field, speakers: labels, ...(candidates.length > 1 ? { candidates } : {}) });
 }
@@ -330,7 +330,7 @@ async function readyArtifact(ctx: Deps, caller: Caller, mindId: string, artifact
     .where(and(eq(artifacts.id, artifactId), eq(artifacts.organizationId, caller.organizationId), eq(artifacts.mindId, mindId)));
   if (!artifact) throw invalid('artifactId does not name an artifact of this mind', { field: 'artifactId' });
   if (artifact.status === 'uploaded') return artifact;
-  if (artifact.status !== 'awaiting_upload') throw new AppError('CONFLICT', 'The artifact’s upload is still being received or checked; try again in a moment', { field: 'artifactId' });
+  if (artifact.status !== 'awaiting_upload') throw new DomainError('CONFLICT', 'The artifact’s upload is still being received or checked; try again in a moment', { field: 'artifactId' });
   // Local signed URLs mark the artifact uploaded themselves; an S3 presigned PUT goes straight to
   // the store, so the first use checks the object there: present, within the limit, a transcript.
   const stat = await ctx.store.stat(artifact.storageKey);
@@ -359,7 +359,7 @@ async function readyArtifact(ctx: Deps, caller: Caller, mindId: string, artifact
  */
 async function confirmPresignedUpload(ctx: Deps, artifact: ArtifactRow, size: number): Promise<ArtifactRow> {
   const max = ctx.config.maxUploadBytes;
-  const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `The uploaded file is larger than the ${max / 1024 / 1024} MB limit`);
+  const tooLarge = () => new DomainError('PAYLOAD_TOO_LARGE', `The uploaded file is larger than the ${max / 1024 / 1024} MB limit`);
   if (size > max) {
     await ctx.store.delete(artifact.storageKey);
     throw tooLarge();
@@ -585,7 +585,7 @@ export async function receiveSignedUpload(ctx: Deps, token: string, contentType:
   } catch (err) {
     // A refused body leaves the URL usable for a corrected upload until it expires.
     await ctx.db.update(artifacts).set(backToAwaiting()).where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')));
-    if (err instanceof PayloadTooLargeError) throw new AppError('PAYLOAD_TOO_LARGE', err.message);
+    if (err instanceof PayloadTooLargeError) throw new DomainError('PAYLOAD_TOO_LARGE', err.message);
     throw err;
   } finally {
     await spooled?.remove();

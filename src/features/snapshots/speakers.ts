@@ -10,7 +10,7 @@ import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Deps } from '../../deps.ts';
 import { rowsOf } from '../../platform/db/client.ts';
 import { findings, keyTopics, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
-import { conflict, notFound } from '../../platform/http/errors.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
 import { matchSpeakerLabel, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
 import { speakerLabels } from './pool.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';

@@ -9,7 +9,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../../platform/http/errors.ts';
+import { DomainError } from '../../platform/errors.ts';
 
 export interface SpooledFile {
   path: string;
@@ -29,8 +29,8 @@ const isAsciiSpace = (b: number) => b === 0x20 || (b >= 0x09 && b <= 0x0d);
  * stored or queued, instead of a snapshot that fails later.
  */
 export function assertHasContent(file: Pick<SpooledFile, 'size' | 'blank'>, field = 'file'): void {
-  if (file.size === 0) throw new AppError('VALIDATION_FAILED', 'The file is empty (0 bytes): there is no transcript in it', { field });
-  if (file.blank) throw new AppError('VALIDATION_FAILED', `The file contains only whitespace (${file.size} bytes): there is no transcript in it`, { field });
+  if (file.size === 0) throw new DomainError('VALIDATION_FAILED', 'The file is empty (0 bytes): there is no transcript in it', { field });
+  if (file.blank) throw new DomainError('VALIDATION_FAILED', `The file contains only whitespace (${file.size} bytes): there is no transcript in it`, { field });
 }
 
 export async function spoolToTempFile(source: Readable, tmpDir: string, maxBytes: number): Promise<SpooledFile> {
@@ -45,7 +45,7 @@ export async function spoolToTempFile(source: Readable, tmpDir: string, maxBytes
     transform(chunk: Buffer, _enc, done) {
       const offset = size;
       size += chunk.length;
-      if (size > maxBytes) return done(new AppError('PAYLOAD_TOO_LARGE', `The file is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit`));
+      if (size > maxBytes) return done(new DomainError('PAYLOAD_TOO_LARGE', `The file is larger than the ${Math.round(maxBytes / 1024 / 1024)} MB limit`));
       for (let i = 0; blank && i < chunk.length; i++) {
         const at = offset + i;
         const b = chunk[i]!;

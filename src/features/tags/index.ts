@@ -1,4 +1,4 @@
 /** What other features may use of this one. */
-export { tagRoutes } from './routes.ts';
+export { tagsModule } from './module.ts';
 export { SetMindTagsBody, Tag, TagNames } from './schemas.ts';
 export { ensureTags, parseTagNames, setMindTagIds } from './service.ts';

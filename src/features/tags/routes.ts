@@ -5,13 +5,12 @@ import { errorResponses, SuccessResponse } from '../../platform/http/schemas.ts'
 import { RenameTagBody, Tag, TagParams, TagWithCount } from './schemas.ts';
 import * as tagService from './service.ts';
 
-export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, { ctx }) => {
-  const { db } = ctx;
+export const tagRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const tags = ['Tags'];
 
   app.get('/tags', {
     schema: { tags, summary: 'List tags', description: 'Every tag of the organization with the number of minds carrying it.', response: { 200: Type.Object({ tags: Type.Array(TagWithCount) }), ...errorResponses() } },
-  }, async (req) => ({ tags: await tagService.listTags(db, req.caller) }));
+  }, async (req) => ({ tags: await tagService.listTags(deps, req.caller) }));
 
   app.put('/tags/:tagId', {
     schema: {
@@ -22,12 +21,12 @@ export const tagRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, {
       body: RenameTagBody,
       response: { 200: Type.Object({ tag: Tag }), ...errorResponses(404, 409, 415) },
     },
-  }, async (req) => ({ tag: await tagService.renameTag(db, req.caller, req.params.tagId, req.body.name) }));
+  }, async (req) => ({ tag: await tagService.renameTag(deps, req.caller, { ...req.params, ...req.body }) }));
 
   app.delete('/tags/:tagId', {
     schema: { tags, summary: 'Delete a tag', description: 'The tag is taken off every mind.', params: TagParams, response: { 200: SuccessResponse, ...errorResponses(404) } },
   }, async (req) => {
-    await tagService.deleteTag(db, req.caller, req.params.tagId);
+    await tagService.deleteTag(deps, req.caller, req.params);
     return { success: true };
   });
 };

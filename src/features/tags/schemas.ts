@@ -21,5 +21,7 @@ export const TagName = Type.String({ minLength: 1, maxLength: 100, example: 'sal
 export const TagNames = named('TagNames', Type.Union([Type.String({ maxLength: 5000, example: 'sales,emea' }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })]));
 
 export const TagParams = Type.Object({ tagId: Uuid });
+export type TagParams = Static<typeof TagParams>;
 export const RenameTagBody = named('RenameTagRequest', Type.Object({ name: TagName }, { additionalProperties: false }));
+export type RenameTagBody = Static<typeof RenameTagBody>;
 export const SetMindTagsBody = named('SetMindTagsRequest', Type.Object({ tagNames: TagNames }, { additionalProperties: false }));

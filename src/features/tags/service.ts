@@ -1,11 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
+import type { Deps } from '../../deps.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { isUniqueViolation } from '../../platform/db/errors.ts';
 import { mindTags, tags } from '../../platform/db/schema.ts';
-import { conflict, invalid, notFound } from '../../platform/http/errors.ts';
+import { conflict, invalid, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
 import { refreshSearchText } from '../../platform/db/search-text.ts';
+import type { RenameTagBody, TagParams } from './schemas.ts';
 
 type TagRow = typeof tags.$inferSelect;
 
@@ -72,7 +74,7 @@ export async function setMindTagIds(db: Db, mindId: string, tagIds: string[]): P
   if (tagIds.length) await db.insert(mindTags).values(tagIds.map((tagId) => ({ mindId, tagId }))).onConflictDoNothing();
 }
 
-export async function listTags(db: Db, caller: Caller) {
+export async function listTags({ db }: Pick<Deps, 'db'>, caller: Caller) {
   const rows = await db
     .select({ tag: tags, mindCount: sql<number>`(select count(*)::int from ${mindTags} where ${mindTags.tagId} = ${tags.id})` })
     .from(tags)
@@ -81,7 +83,7 @@ export async function listTags(db: Db, caller: Caller) {
   return rows.map((r) => ({ ...toTag(r.tag), mindCount: Number(r.mindCount) }));
 }
 
-export async function renameTag(db: Db, caller: Caller, tagId: string, name: string) {
+export async function renameTag({ db }: Pick<Deps, 'db'>, caller: Caller, { tagId, name }: TagParams & RenameTagBody) {
   const clean = name.trim().replace(/\s+/g, ' ');
   if (!clean) throw invalid('body.name must not be empty', { field: 'body.name' });
   assertNoComma(clean, 'body.name');
@@ -102,7 +104,7 @@ export async function renameTag(db: Db, caller: Caller, tagId: string, name: str
   }
 }
 
-export async function deleteTag(db: Db, caller: Caller, tagId: string): Promise<void> {
+export async function deleteTag({ db }: Pick<Deps, 'db'>, caller: Caller, { tagId }: TagParams): Promise<void> {
   await db.transaction(async (tx) => {
     const affected = await tx.select({ mindId: mindTags.mindId }).from(mindTags).where(eq(mindTags.tagId, tagId));
     const [row] = await tx

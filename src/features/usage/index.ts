@@ -1,3 +1,3 @@
 /** What other features may use of this one. */
-export { usageRoutes } from './routes.ts';
+export { usageModule } from './module.ts';
 export { UsageRecorder } from './recorder.ts';

@@ -1,10 +1,11 @@
 import { and, eq, gte, lte } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
-import type { Db } from '../../platform/db/client.ts';
+import type { Deps } from '../../deps.ts';
 import { usageDaily } from '../../platform/db/schema.ts';
-import { invalid } from '../../platform/http/errors.ts';
+import { invalid } from '../../platform/errors.ts';
 import { merge, quantile, type Histogram } from './histogram.ts';
-import type { UsageCell, UsageRecorder } from './recorder.ts';
+import type { UsageCell } from './recorder.ts';
+import type { UsageQuery } from './schemas.ts';
 
 export interface UsageReport {
   from: string;
@@ -26,12 +27,7 @@ export interface UsageReport {
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-export async function usageFor(
-  db: Db,
-  recorder: UsageRecorder,
-  caller: Caller,
-  range: { from?: string; to?: string },
-): Promise<UsageReport> {
+export async function usageFor({ db, usage: recorder }: Pick<Deps, 'db' | 'usage'>, caller: Caller, range: UsageQuery): Promise<UsageReport> {
   const today = new Date().toISOString().slice(0, 10);
   const to = range.to ?? today;
   const from = range.from ?? new Date(Date.parse(to) - 29 * 86_400_000).toISOString().slice(0, 10);

@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { apiKeys } from '../db/schema.ts';
-import { unauthorized } from '../http/errors.ts';
+import { unauthorized } from '../errors.ts';
 import { looksLikeKey } from './key-shape.ts';
 import { hashKey } from './keys.ts';
 import { LRUCache } from 'lru-cache';

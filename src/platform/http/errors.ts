@@ -1,29 +1,15 @@
 /**
- * Typed errors that services throw, and the one handler that turns any error into the JSON
- * body every client sees: `{ error, message, code }`. No stack traces or SQL ever leave here.
+ * The HTTP face of the domain errors (../errors.ts): each code's status, title and headers, and
+ * the one handler that turns any error into the JSON body every client sees: `{ error, message,
+ * code }`. No stack traces or SQL ever leave here.
  */
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DatabaseUnavailableError, pgErrorCode } from '../db/errors.ts';
+import { DomainError, invalid, tooLarge, unavailable, unsupportedMediaType, type ErrorCode } from '../errors.ts';
 import { errorChain, transientKind } from '../jobs/transient.ts';
 import { ERROR_HEADERS } from './response-headers.ts';
 import { patternMessage } from './schemas.ts';
-
-export type ErrorCode =
-  | 'VALIDATION_FAILED'
-  | 'AUTH_FAILED'
-  | 'NOT_FOUND'
-  | 'FORBIDDEN'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'URI_TOO_LONG'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'REQUEST_TIMEOUT'
-  | 'HEADERS_TOO_LARGE'
-  | 'RATE_LIMITED'
-  | 'UPSTREAM_FAILED'
-  | 'UNAVAILABLE'
-  | 'INTERNAL';
 
 /** The status of each code (docs/api.md lists them; test/platform/http/error-codes.test.ts keeps the two equal). */
 export const STATUS: Record<ErrorCode, number> = {
@@ -60,35 +46,26 @@ const TITLE: Record<ErrorCode, string> = {
   INTERNAL: 'Internal Server Error',
 };
 
-export class AppError extends Error {
-  readonly statusCode: number;
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: Record<string, unknown>,
-    /** Response headers that belong to this error (WWW-Authenticate on a 401). */
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-    this.statusCode = STATUS[code];
+/** How long a client is asked to wait (Retry-After, seconds) when the database or the file store is unavailable. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * An error raised by the HTTP layer itself with headers of its own (a rate limit's Retry-After and
+ * RateLimit-*): services throw plain domain errors.
+ */
+export class HttpError extends DomainError {
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> | undefined, readonly headers: Record<string, string>) {
+    super(code, message, details);
   }
 }
 
-export const invalid = (message: string, details?: Record<string, unknown>) =>
-  new AppError('VALIDATION_FAILED', message, details);
-export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
-export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
-export const conflict = (message: string) => new AppError('CONFLICT', message);
-/** 401 with the RFC 6750 challenge; `invalidToken` when a key was sent but is not (or no longer) valid. */
-export const unauthorized = (message: string, invalidToken = false) =>
-  new AppError('AUTH_FAILED', message, undefined, { 'www-authenticate': invalidToken ? 'Bearer realm="mindprint", error="invalid_token"' : 'Bearer realm="mindprint"' });
-
-/** How long a client is asked to wait (Retry-After, seconds) when the database or the file store is unavailable. */
-export const UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
-
-/** 503 with Retry-After: a passing outage of something the service needs; the request changed nothing and may be sent again. */
-export const unavailable = (message: string) =>
-  new AppError('UNAVAILABLE', message, undefined, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) });
+/** The response headers that belong to an error: the RFC 6750 challenge on a 401, Retry-After on a 503. */
+function headersOf(err: DomainError): Record<string, string> | undefined {
+  if (err instanceof HttpError) return err.headers;
+  if (err.code === 'AUTH_FAILED') return { 'www-authenticate': err.invalidToken ? 'Bearer realm="mindprint", error="invalid_token"' : 'Bearer realm="mindprint"' };
+  if (err.code === 'UNAVAILABLE') return { 'retry-after': String(UNAVAILABLE_RETRY_AFTER_SECONDS) };
+  return undefined;
+}
 
 export interface ErrorBody {
   error: string;
@@ -102,7 +79,7 @@ export function errorBody(code: ErrorCode, message: string, details?: Record<str
 }
 
 /** Maps Fastify's own errors (body parsing, validation, limits) onto our codes. */
-function fromFastifyError(err: FastifyError): AppError | null {
+function fromFastifyError(err: FastifyError): DomainError | null {
   if (err.validation) {
     // A value that fits no branch of a union (a tag list given as [1]) reports every branch: name
     // the deepest one (body.tagNames.0), which points at the offending element.
@@ -120,7 +97,7 @@ function fromFastifyError(err: FastifyError): AppError | null {
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
+      return tooLarge('The request body is larger than the limit');
     // @fastify/multipart's count limits (files, fields, parts of a snapshot upload) come with a 413,
     // but a form with too many parts is malformed, not too large: the client has to send fewer.
     case 'FST_FILES_LIMIT':
@@ -131,15 +108,15 @@ function fromFastifyError(err: FastifyError): AppError | null {
       return invalid('The form has too many parts; send one file and each field once');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type: send application/json (snapshot uploads: multipart/form-data)');
+      return unsupportedMediaType('Unsupported Content-Type: send application/json (snapshot uploads: multipart/form-data)');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return invalid('The JSON body is empty');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return invalid('The body is not valid JSON');
   }
   if (err instanceof SyntaxError || err.statusCode === 400) return invalid(err.message || 'Bad request');
-  if (err.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
-  if (err.statusCode === 415) return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
+  if (err.statusCode === 413) return tooLarge('The request body is larger than the limit');
+  if (err.statusCode === 415) return unsupportedMediaType('Unsupported content type');
   return null;
 }
 
@@ -149,7 +126,7 @@ function fromFastifyError(err: FastifyError): AppError | null {
  * the request changed nothing (a transaction that lost its connection is rolled back), and the
  * same request succeeds once the outage is over, without restarting the service.
  */
-function fromOutage(err: unknown): AppError | null {
+function fromOutage(err: unknown): DomainError | null {
   if (err instanceof DatabaseUnavailableError || (err as { cause?: unknown })?.cause instanceof DatabaseUnavailableError) {
     return unavailable('The database is unavailable; the request was not completed. Try again shortly');
   }
@@ -167,20 +144,21 @@ function fromOutage(err: unknown): AppError | null {
  * Values PostgreSQL refuses to store (NUL in text, \u0000 in jsonb) are stopped by the validator,
  * naming the field; any that arrive another way (multipart fields) are still a 400, not a 500.
  */
-function fromDatabaseError(err: unknown): AppError | null {
+function fromDatabaseError(err: unknown): DomainError | null {
   const code = pgErrorCode(err);
   if (code === '22021' || code === '22P05') return invalid('A value contains a character that cannot be stored (such as NUL, \\u0000)');
   return null;
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = err instanceof AppError ? err : (fromFastifyError(err as FastifyError) ?? fromDatabaseError(err) ?? fromOutage(err));
-    if (appError) {
-      if (appError.code === 'INTERNAL') request.log.error({ err }, 'request failed');
-      else if (appError.code === 'UNAVAILABLE' && !(err instanceof AppError)) request.log.warn({ err: (err as Error).message }, 'request failed: unavailable');
-      if (appError.headers) reply.headers(appError.headers);
-      return reply.status(appError.statusCode).send(errorBody(appError.code, appError.message, appError.details));
+  app.setErrorHandler((err: FastifyError | DomainError, request: FastifyRequest, reply: FastifyReply) => {
+    const known = err instanceof DomainError ? err : (fromFastifyError(err as FastifyError) ?? fromDatabaseError(err) ?? fromOutage(err));
+    if (known) {
+      if (known.code === 'INTERNAL') request.log.error({ err }, 'request failed');
+      else if (known.code === 'UNAVAILABLE' && !(err instanceof DomainError)) request.log.warn({ err: (err as Error).message }, 'request failed: unavailable');
+      const headers = headersOf(known);
+      if (headers) reply.headers(headers);
+      return reply.status(STATUS[known.code]).send(errorBody(known.code, known.message, known.details));
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send(errorBody('INTERNAL', 'Something went wrong on our side; the request was not completed'));

@@ -15,7 +15,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.ts';
+import { DomainError } from '../errors.ts';
 
 type Done = (err: Error | null, body?: unknown) => void;
 
@@ -103,11 +103,11 @@ export function jsonBodyParser(app: FastifyInstance) {
     // Read as bytes (parseAs: 'buffer'): decoding them as a string would turn bytes that are not
     // UTF-8 into U+FFFD silently, and store that instead of what the client meant.
     if (typeof body !== 'string' && !isUtf8(body)) {
-      return done(new AppError('VALIDATION_FAILED', 'The JSON body is not valid UTF-8: send JSON encoded as UTF-8 (RFC 8259)', { field: 'body' }));
+      return done(new DomainError('VALIDATION_FAILED', 'The JSON body is not valid UTF-8: send JSON encoded as UTF-8 (RFC 8259)', { field: 'body' }));
     }
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      return done(new AppError('VALIDATION_FAILED', `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels; send a flatter body`, { field: 'body' }));
+      return done(new DomainError('VALIDATION_FAILED', `The JSON body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels; send a flatter body`, { field: 'body' }));
     }
     parseJson(req, text, (err, value) => {
       if (!err) {
@@ -116,11 +116,11 @@ export function jsonBodyParser(app: FastifyInstance) {
         const message = bad.inKey
           ? `${bad.field} has a key that contains an unpaired UTF-16 surrogate (a lone \\ud800–\\udfff escape); send well-formed Unicode`
           : `${bad.field} contains an unpaired UTF-16 surrogate (a lone \\ud800–\\udfff escape); send well-formed Unicode`;
-        return done(new AppError('VALIDATION_FAILED', message, { field: bad.field }));
+        return done(new DomainError('VALIDATION_FAILED', message, { field: bad.field }));
       }
       const field = forbiddenKeyPath(parseOrNull(text));
       if (!field) return done(err);
-      done(new AppError('VALIDATION_FAILED', `${field} is refused: "__proto__" and "constructor.prototype" keys are not accepted in JSON bodies`, { field }));
+      done(new DomainError('VALIDATION_FAILED', `${field} is refused: "__proto__" and "constructor.prototype" keys are not accepted in JSON bodies`, { field }));
     });
   };
 }

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
-import { AppError } from './errors.ts';
+import { DomainError } from '../errors.ts';
 
 const WILDCARDS = new Set(['0.0.0.0', '::', '']);
 const LOOPBACKS = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -68,7 +68,7 @@ export function publicBaseUrl(req: FastifyRequest, config: Pick<Config, 'publicU
   const address = req.server.server.address() as AddressInfo | string | null;
   const port = address !== null && typeof address === 'object' ? address.port : config.port;
   if (host && (host.port ?? (protocol === 'https' ? 443 : 80)) === port && listensOn(host.hostname, config.host)) return `${protocol}://${header}`;
-  throw new AppError(
+  throw new DomainError(
     'VALIDATION_FAILED',
     `Cannot build a signed upload URL for Host "${header.slice(0, 100)}": it is not an address this server listens on (${config.host}:${port}). ` +
       'Reach the service at its listening address, or have the operator set MINDPRINT_PUBLIC_URL to the origin clients use (required behind a reverse proxy)',

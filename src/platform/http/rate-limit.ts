@@ -22,7 +22,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, Caller } from '../auth/authenticate.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../db/client.ts';
-import { AppError } from './errors.ts';
+import { DomainError } from '../errors.ts';
+import { HttpError } from './errors.ts';
 import { SharedCounters } from './rate-limit-store.ts';
 
 const MINUTE_MS = 60_000;
@@ -33,9 +34,9 @@ interface LimitState {
   ttlInSeconds: number;
 }
 
-function rateLimited(message: string, state: LimitState): AppError {
+function rateLimited(message: string, state: LimitState): HttpError {
   const seconds = Math.max(1, state.ttlInSeconds);
-  return new AppError('RATE_LIMITED', `${message}; try again in ${seconds} s`, { retryAfterSeconds: seconds }, {
+  return new HttpError('RATE_LIMITED', `${message}; try again in ${seconds} s`, { retryAfterSeconds: seconds }, {
     'retry-after': String(seconds),
     'ratelimit-limit': String(state.max),
     'ratelimit-remaining': '0',
@@ -97,7 +98,7 @@ export async function registerRateLimits(app: FastifyInstance, ctx: RateLimitDep
     try {
       return await ctx.auth.authenticate(req);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'AUTH_FAILED') {
+      if (err instanceof DomainError && err.code === 'AUTH_FAILED') {
         const after = await failures(req);
         if (!after.isAllowed && after.isExceeded) throw refuse(after);
       }

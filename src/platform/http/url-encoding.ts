@@ -7,7 +7,7 @@
  * bytes over 0x7F never get here: Node's HTTP parser refuses them (clientErrorHandler, 400).
  */
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.ts';
+import { DomainError } from '../errors.ts';
 
 /** The first `key` or `value` of the query string that does not decode, or null. */
 export function undecodableQueryPart(query: string): string | null {
@@ -30,7 +30,7 @@ export function registerUrlChecks(app: FastifyInstance): void {
     if (q === -1) return;
     const bad = undecodableQueryPart(url.slice(q + 1).replace(/#.*$/, ''));
     if (bad !== null) {
-      throw new AppError('VALIDATION_FAILED', `The query string does not decode: "${bad.slice(0, 60)}" has a %-escape that is malformed or not UTF-8; percent-encode text as UTF-8 (é is %C3%A9, % itself is %25)`, { field: 'querystring' });
+      throw new DomainError('VALIDATION_FAILED', `The query string does not decode: "${bad.slice(0, 60)}" has a %-escape that is malformed or not UTF-8; percent-encode text as UTF-8 (é is %C3%A9, % itself is %25)`, { field: 'querystring' });
     }
   });
 }

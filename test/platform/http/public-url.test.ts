@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { test } from 'node:test';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../../src/platform/http/errors.ts';
+import { DomainError } from '../../../src/platform/errors.ts';
 import { publicBaseUrl } from '../../../src/platform/http/public-url.ts';
 
 const request = (host: string | undefined, port = 3000, protocol = 'http') =>
@@ -15,7 +15,7 @@ const request = (host: string | undefined, port = 3000, protocol = 'http') =>
 const config = (host: string, publicUrl: string | null = null) => ({ host, port: 3000, publicUrl });
 
 function refused(req: FastifyRequest, cfg: ReturnType<typeof config>): void {
-  assert.throws(() => publicBaseUrl(req, cfg), (err: unknown) => err instanceof AppError && err.code === 'VALIDATION_FAILED' && err.details?.field === 'headers.host' && /MINDPRINT_PUBLIC_URL/.test(err.message));
+  assert.throws(() => publicBaseUrl(req, cfg), (err: unknown) => err instanceof DomainError && err.code === 'VALIDATION_FAILED' && err.details?.field === 'headers.host' && /MINDPRINT_PUBLIC_URL/.test(err.message));
 }
 
 test('MINDPRINT_PUBLIC_URL is used whatever the Host says', () => {

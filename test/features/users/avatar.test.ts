@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { avatarDataUrl, initials } from '../../../src/features/simulations/avatar.ts';
+import { avatarDataUrl, initials } from '../../../src/features/users/avatar.ts';
 
 test('initials: first and last word of the name, else of the e-mail; letters of any script', () => {
   assert.equal(initials('Grace Brewster Murray Hopper', 'grace@example.com'), 'GH');
