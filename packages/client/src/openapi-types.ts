@@ -98,6 +98,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/minds/{mindId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a mind
+         * @description The mind as a bundle of format `mindprint.mind.v1` (`application/vnd.mindprint.mind+json`), for `POST /minds/import` here or on another server: the mind, its tags, its completed snapshots with their metadata, speaker turns, psychometrics, key topics and findings, and the name of the embedder of its semantic index (vectors are not shipped; import builds them again). Ids in the bundle are local to the file. With `artifacts=true` the original files are added (base64) while the bundle stays within the upload size limit; those left out are listed in `omittedArtifacts`. Streamed as it is read, gzipped when `Accept-Encoding` allows it.
+         */
+        get: operations["exportMind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/minds/{mindId}/profile": {
         parameters: {
             query?: never;
@@ -397,6 +417,26 @@ export interface paths {
          */
         put: operations["setMindTags"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a mind
+         * @description Creates a new mind in the caller's organization from a bundle of `GET /minds/{mindId}/export` (format `mindprint.mind.v1`), in one transaction, every id new. The snapshots are completed at once; their semantic index is built in the background with this server’s embedder. The body is the bundle as JSON (`application/json` or `application/vnd.mindprint.mind+json`), gzipped or not, at most MINDPRINT_MAX_UPLOAD_MB (413 past it). A bundle that does not parse, breaks the schema, or has references pointing nowhere is a 400 naming the field; so is a bundle of a newer format version.
+         */
+        post: operations["importMind"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1009,6 +1049,217 @@ export interface components {
              * @example 2026-11-22T13:00:00.000Z
              */
             updatedAt: string | null;
+        };
+        /** @description A mind with its memory bank, format `mindprint.mind.v1` (media type `application/vnd.mindprint.mind+json`) */
+        MindBundle: {
+            /** @description With `?artifacts=true`: the original files, while the bundle stays within the upload size limit */
+            artifacts?: components["schemas"]["MindBundleArtifact"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            exportedAt: string;
+            /**
+             * @description The format and its version; a newer version is refused with a 400 naming it
+             * @enum {string}
+             */
+            format: "mindprint.mind.v1";
+            /** @example mindprint 0.1.0 */
+            generator: string;
+            mind: components["schemas"]["MindBundleMind"];
+            /** @description Snapshots whose file was left out to keep the bundle within the upload size limit */
+            omittedArtifacts?: string[];
+            /** @description The embedder the exported semantic index was built with; vectors are not shipped, import builds them again with this server’s embedder */
+            semanticIndex: {
+                /** @example glove-6b-100d-sif@1 */
+                embedder: string | null;
+            };
+            snapshots: components["schemas"]["MindBundleSnapshot"][];
+            /**
+             * @example [
+             *       "sales"
+             *     ]
+             */
+            tags: string[];
+        };
+        MindBundleArtifact: {
+            /** @description The file’s bytes, base64 */
+            contentBase64: string;
+            /**
+             * @description The local id of the snapshot whose file this is
+             * @example s1
+             */
+            snapshotId: string;
+        };
+        MindBundleEvidence: {
+            quote: string;
+            startMs: number | null;
+            /**
+             * @description The local id of a turn of this bundle
+             * @example t17
+             */
+            turnId: string;
+        };
+        /** @description The original file as it was uploaded (its bytes are in `artifacts` when the export asked for them) */
+        MindBundleFile: {
+            autoCaptions: boolean;
+            /** @example text/vtt */
+            contentType: string;
+            /** @enum {string|null} */
+            kind: "vtt" | "srt" | "docx" | "pdf" | "txt" | null;
+            /** @example debate.vtt */
+            name: string;
+            sha256: string | null;
+            size: number | null;
+        };
+        MindBundleFinding: {
+            confidence: number;
+            /** @enum {string} */
+            kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
+            /** @enum {string} */
+            polarity: "positive" | "negative" | "neutral";
+            quote: string;
+            startMs: number | null;
+            statement: string;
+            /**
+             * @description The local id of a turn of this bundle
+             * @example t17
+             */
+            turnId: string;
+        };
+        /** @description The mind as it was exported; import creates a new mind (a new id and, if the name is taken, a new slug) */
+        MindBundleMind: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string | null;
+            /** @example ada@example.com */
+            email: string | null;
+            /** @example https://example.com/ada.png */
+            imageUrl: string | null;
+            isSelf: boolean;
+            /** @example Ada Lovelace */
+            name: string;
+            socialMedia: {
+                [key: string]: unknown;
+            } | null;
+        };
+        MindBundlePsychometric: {
+            confidence: number;
+            evidence: components["schemas"]["MindBundleEvidence"][];
+            /** @enum {string} */
+            instrument: "big_five" | "communication_style" | "emotion" | "ipip-bfm-50";
+            name: string;
+            note: string | null;
+            percentile: number | null;
+            score: number | null;
+        };
+        /** @description A completed snapshot with its speaker turns and analyses */
+        MindBundleSnapshot: {
+            attribution: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            file: components["schemas"]["MindBundleFile"];
+            findings: components["schemas"]["MindBundleFinding"][];
+            /**
+             * @description Local id: artifacts refer to it
+             * @example s1
+             */
+            id: string;
+            keyTopics: components["schemas"]["MindBundleTopic"][];
+            linked: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            mindsetDate: string;
+            mindSpeaker: string | null;
+            mindWords: number;
+            psychometrics: components["schemas"]["MindBundlePsychometric"][];
+            requestedSpeaker: string | null;
+            speakers: {
+                isMind: boolean;
+                label: string;
+                turns: number;
+                words: number;
+            }[] | null;
+            speakersLabelled: boolean | null;
+            turns: components["schemas"]["MindBundleTurn"][];
+        };
+        MindBundleTopic: {
+            evidence: components["schemas"]["MindBundleEvidence"][];
+            keywords: string[];
+            label: string;
+            rank: number;
+            sentiment: number;
+            share: number;
+        };
+        MindBundleTurn: {
+            context: string | null;
+            endMs: number | null;
+            /**
+             * @description Local id: evidence and findings refer to it
+             * @example t17
+             */
+            id: string;
+            isMind: boolean;
+            replyWords: number | null;
+            seq: number;
+            speaker: string;
+            startMs: number | null;
+            text: string;
+        };
+        MindImported: {
+            /**
+             * @description Original files stored from the bundle
+             * @example 2
+             */
+            artifacts: number;
+            /** @example 31 */
+            findings: number;
+            /** @example 9 */
+            keyTopics: number;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /** @example Ada Lovelace */
+            name: string;
+            /** @example 24 */
+            psychometrics: number;
+            semanticIndex: {
+                /**
+                 * @description The embedder this server builds the vectors with
+                 * @example glove-6b-100d-sif@1
+                 */
+                embedder: string;
+                /** @description The embedder the bundle’s index was built with */
+                exportedWith: string | null;
+                /**
+                 * @description `indexing`: the vectors are being built in the background (GET /minds/{mindId}/semantic-index)
+                 * @enum {string}
+                 */
+                status: "indexing" | "ready";
+            };
+            /** @example ada-lovelace-2 */
+            slug: string;
+            /**
+             * @description Snapshots created (completed)
+             * @example 2
+             */
+            snapshots: number;
+            /** @example 412 */
+            turns: number;
         };
         MindProfile: {
             /**
@@ -1979,7 +2230,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -1999,7 +2250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2078,7 +2329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2116,7 +2367,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2187,7 +2438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2243,7 +2494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2318,7 +2569,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2338,7 +2589,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2411,7 +2662,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2449,7 +2700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2519,7 +2770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2557,7 +2808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2632,7 +2883,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2688,7 +2939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2756,7 +3007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2812,7 +3063,118 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportMind: {
+        parameters: {
+            query?: {
+                /** @description Add the original files (base64), as long as the bundle stays within the upload size limit (MINDPRINT_MAX_UPLOAD_MB) */
+                artifacts?: boolean;
+            };
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle (a download: `Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<slug>.mindprint.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.mindprint.mind+json": components["schemas"]["MindBundle"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2888,7 +3250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2926,7 +3288,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2994,7 +3356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3032,7 +3394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3104,7 +3466,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3142,7 +3504,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3213,7 +3575,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3251,7 +3613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3323,7 +3685,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3388,7 +3750,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3460,7 +3822,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3498,7 +3860,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3574,7 +3936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3630,7 +3992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3701,7 +4063,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3739,7 +4101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3811,7 +4173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3867,7 +4229,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3938,7 +4300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3976,7 +4338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4045,7 +4407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4110,7 +4472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4183,7 +4545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4248,7 +4610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4317,7 +4679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4364,7 +4726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4433,7 +4795,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4471,7 +4833,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4542,7 +4904,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4580,7 +4942,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4652,7 +5014,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4708,7 +5070,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4782,7 +5144,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4838,7 +5200,118 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importMind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MindBundle"];
+                "application/vnd.mindprint.mind+json": components["schemas"]["MindBundle"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        imported: components["schemas"]["MindImported"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4911,7 +5384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4931,7 +5404,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4999,7 +5472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5019,7 +5492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5090,7 +5563,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5146,7 +5619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5228,7 +5701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5248,7 +5721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5319,7 +5792,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5366,7 +5839,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5437,7 +5910,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5502,7 +5975,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5576,7 +6049,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5641,7 +6114,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5712,7 +6185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5777,7 +6250,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5845,7 +6318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5865,7 +6338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5939,7 +6412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6004,7 +6477,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6072,7 +6545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6128,7 +6601,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6294,7 +6767,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6314,7 +6787,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6382,7 +6855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6402,7 +6875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
