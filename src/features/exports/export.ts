@@ -11,9 +11,9 @@ import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Deps } from '../../deps.ts';
 import type { Db } from '../../platform/db/client.ts';
 import { artifacts, findings, keyTopics, minds, mindTags, psychometrics, snapshots, tags, turns, type EvidenceRow } from '../../platform/db/schema.ts';
+import { notFound } from '../../platform/http/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
 import { VERSION } from '../../platform/version.ts';
-import { assertMindExists } from '../minds/index.ts';
 import { BUNDLE_FORMAT, type BundleSnapshot, type MindBundle } from './schemas.ts';
 
 /** Room left for the bundle's closing text when deciding whether one more file fits. */
@@ -39,8 +39,8 @@ export interface ExportPlan {
  */
 export async function exportMind(ctx: Deps, caller: Caller, mindId: string, opts: { artifacts?: boolean } = {}): Promise<ExportPlan> {
   const { db } = ctx;
-  await assertMindExists(db, caller, mindId);
   const [mind] = await db.select().from(minds).where(and(eq(minds.id, mindId), eq(minds.organizationId, caller.organizationId)));
+  if (!mind) throw notFound('Mind');
   const tagRows = await db
     .select({ name: tags.name })
     .from(mindTags)
@@ -66,17 +66,17 @@ export async function exportMind(ctx: Deps, caller: Caller, mindId: string, opts
     exportedAt: new Date().toISOString(),
     generator: `mindprint ${VERSION}`,
     mind: {
-      name: mind!.name,
-      email: mind!.email,
-      imageUrl: mind!.imageUrl,
-      socialMedia: mind!.socialMedia ?? null,
-      isSelf: mind!.isSelf,
-      createdAt: iso(mind!.createdAt),
+      name: mind.name,
+      email: mind.email,
+      imageUrl: mind.imageUrl,
+      socialMedia: mind.socialMedia ?? null,
+      isSelf: mind.isSelf,
+      createdAt: iso(mind.createdAt),
     },
     tags: tagRows.map((t) => t.name),
     semanticIndex: { embedder: embedders[0] ?? null },
   };
-  return { chunks: bundleText(ctx, head, heads, opts.artifacts === true), slug: mind!.slug };
+  return { chunks: bundleText(ctx, head, heads, opts.artifacts === true), slug: mind.slug };
 }
 
 const rowsEmbedder = (rows: { embedder: string | null }[]) => rows.map((r) => r.embedder).filter((e): e is string => e !== null);
