@@ -80,12 +80,16 @@ export interface TestServerOptions {
   replicaOf?: TestServer;
   /** Passed to the service (cache TTLs, …). */
   serveOptions?: Partial<ServeOptions>;
+  /** This database whatever TEST_DATABASE_URL says (postgres needs it set): for tests that use both at once. */
+  database?: 'pglite' | 'postgres';
 }
 
 export async function startTestServer(env: Record<string, string> = {}, opts: TestServerOptions = {}): Promise<TestServer> {
   if (opts.replicaOf && !opts.replicaOf.config.databaseUrl) throw new Error('replicaOf needs PostgreSQL: only one process may open an embedded database');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mp-test-'));
-  const pgDb = opts.replicaOf ? null : onPostgres() ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
+  if (opts.database === 'postgres' && !onPostgres()) throw new Error('database: postgres needs TEST_DATABASE_URL');
+  const wantPostgres = opts.database ? opts.database === 'postgres' : onPostgres();
+  const pgDb = opts.replicaOf ? null : wantPostgres ? await createThrowawayDatabase(process.env.TEST_DATABASE_URL!) : null;
   const databaseUrl = opts.replicaOf?.config.databaseUrl ?? pgDb?.url;
   const config = loadConfig({
     PORT: '0',

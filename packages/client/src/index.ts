@@ -15,7 +15,7 @@
  * It runs in browsers too (the web dashboard uses it): Node's modules are loaded only to read an
  * upload given as a file path.
  */
-import type { paths } from './openapi-types.ts';
+import type { components, paths } from './openapi-types.ts';
 import { parseEventStream } from './sse.ts';
 
 export { parseEventStream, type SseMessage } from './sse.ts';
@@ -65,6 +65,11 @@ export type ShareInput = BodyOf<'/simulations/{simulationId}/share', 'post'>;
 export type Model = ResponseOf<'/models', 'get'>['models'][number];
 export type User = ResponseOf<'/users', 'get'>['users'][number];
 export type Usage = ResponseOf<'/usage', 'get'>;
+/** A mind with its memory bank, format `mindprint.mind.v1` (GET /minds/{mindId}/export). */
+export type MindBundle = components['schemas']['MindBundle'];
+export type ImportedMind = ResponseOf<'/minds/import', 'post'>['imported'];
+/** The media type of a mind bundle. */
+export const MIND_BUNDLE_MEDIA_TYPE = 'application/vnd.mindprint.mind+json';
 
 /** The events of `POST /simulate` with `stream: true`, in order: start, delta…, then done or error. */
 export type SimulateStreamEvent =
@@ -174,6 +179,8 @@ export interface WaitForSnapshotOptions {
 interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** Send `body` (a string, Blob or bytes) as it is, with this content type, instead of as JSON. */
+  contentType?: string;
   signal?: AbortSignal;
   accept?: string;
 }
@@ -204,7 +211,10 @@ export class MindprintClient {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: opts.accept ?? 'application/json' };
     let body: BodyInit | undefined;
     if (opts.body instanceof FormData) body = opts.body;
-    else if (opts.body !== undefined) {
+    else if (opts.contentType !== undefined) {
+      body = opts.body instanceof Uint8Array ? new Blob([new Uint8Array(opts.body)]) : (opts.body as BodyInit);
+      headers['content-type'] = opts.contentType;
+    } else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
@@ -359,6 +369,26 @@ export class MindprintClient {
   }
   getProfile(mindId: string): Promise<MindProfile> {
     return this.request('GET', `/minds/${enc(mindId)}/profile`);
+  }
+
+  // ── export and import ────────────────────────────────────────────────────
+  /** The mind as a bundle (format `mindprint.mind.v1`), parsed; `artifacts` adds the original files (base64). */
+  async exportMind(mindId: string, opts: { artifacts?: boolean; signal?: AbortSignal } = {}): Promise<MindBundle> {
+    return (await (await this.exportMindResponse(mindId, opts)).json()) as MindBundle;
+  }
+  /** The export as the service streams it: write `res.body` to a file without holding the bundle in memory. */
+  exportMindResponse(mindId: string, opts: { artifacts?: boolean; signal?: AbortSignal } = {}): Promise<Response> {
+    return this.raw('GET', `/minds/${enc(mindId)}/export`, { query: { artifacts: opts.artifacts || undefined }, accept: MIND_BUNDLE_MEDIA_TYPE, signal: opts.signal });
+  }
+  /**
+   * Creates a new mind in the key's organization from a bundle: the parsed bundle, or its text or
+   * bytes as read from a file (gzipped or not). Its snapshots are completed at once; the semantic
+   * index is built in the background.
+   */
+  async importMind(bundle: MindBundle | string | Uint8Array | Blob, opts: { signal?: AbortSignal } = {}): Promise<ImportedMind> {
+    const body = typeof bundle === 'string' || bundle instanceof Uint8Array || bundle instanceof Blob ? bundle : JSON.stringify(bundle);
+    const res = await this.request<ResponseOf<'/minds/import', 'post'>>('POST', '/minds/import', { body, contentType: MIND_BUNDLE_MEDIA_TYPE, signal: opts.signal });
+    return res.imported;
   }
 
   // ── simulations ──────────────────────────────────────────────────────────

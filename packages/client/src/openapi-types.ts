@@ -98,6 +98,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/minds/{mindId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a mind
+         * @description The mind as a bundle of format `mindprint.mind.v1` (`application/vnd.mindprint.mind+json`), for `POST /minds/import` here or on another server: the mind, its tags, its completed snapshots with their metadata, speaker turns, psychometrics, key topics and findings, and the name of the embedder of its semantic index (vectors are not shipped; import builds them again). Ids in the bundle are local to the file. With `artifacts=true` the original files are added (base64) while the bundle stays within the upload size limit; those left out are listed in `omittedArtifacts`. Streamed as it is read, gzipped when `Accept-Encoding` allows it.
+         */
+        get: operations["exportMind"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/minds/{mindId}/profile": {
         parameters: {
             query?: never;
@@ -397,6 +417,26 @@ export interface paths {
          */
         put: operations["setMindTags"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/minds/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a mind
+         * @description Creates a new mind in the caller's organization from a bundle of `GET /minds/{mindId}/export` (format `mindprint.mind.v1`), in one transaction, every id new. The snapshots are completed at once; their semantic index is built in the background with this server’s embedder. The body is the bundle as JSON (`application/json` or `application/vnd.mindprint.mind+json`), gzipped or not, at most MINDPRINT_MAX_UPLOAD_MB (413 past it). A bundle that does not parse, breaks the schema, or has references pointing nowhere is a 400 naming the field; so is a bundle of a newer format version.
+         */
+        post: operations["importMind"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1026,6 +1066,217 @@ export interface components {
              * @example 2026-11-22T13:00:00.000Z
              */
             updatedAt: string | null;
+        };
+        /** @description A mind with its memory bank, format `mindprint.mind.v1` (media type `application/vnd.mindprint.mind+json`) */
+        MindBundle: {
+            /** @description With `?artifacts=true`: the original files, while the bundle stays within the upload size limit */
+            artifacts?: components["schemas"]["MindBundleArtifact"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            exportedAt: string;
+            /**
+             * @description The format and its version; a newer version is refused with a 400 naming it
+             * @enum {string}
+             */
+            format: "mindprint.mind.v1";
+            /** @example mindprint 0.1.0 */
+            generator: string;
+            mind: components["schemas"]["MindBundleMind"];
+            /** @description Snapshots whose file was left out to keep the bundle within the upload size limit */
+            omittedArtifacts?: string[];
+            /** @description The embedder the exported semantic index was built with; vectors are not shipped, import builds them again with this server’s embedder */
+            semanticIndex: {
+                /** @example glove-6b-100d-sif@1 */
+                embedder: string | null;
+            };
+            snapshots: components["schemas"]["MindBundleSnapshot"][];
+            /**
+             * @example [
+             *       "sales"
+             *     ]
+             */
+            tags: string[];
+        };
+        MindBundleArtifact: {
+            /** @description The file’s bytes, base64 */
+            contentBase64: string;
+            /**
+             * @description The local id of the snapshot whose file this is
+             * @example s1
+             */
+            snapshotId: string;
+        };
+        MindBundleEvidence: {
+            quote: string;
+            startMs: number | null;
+            /**
+             * @description The local id of a turn of this bundle
+             * @example t17
+             */
+            turnId: string;
+        };
+        /** @description The original file as it was uploaded (its bytes are in `artifacts` when the export asked for them) */
+        MindBundleFile: {
+            autoCaptions: boolean;
+            /** @example text/vtt */
+            contentType: string;
+            /** @enum {string|null} */
+            kind: "vtt" | "srt" | "docx" | "pdf" | "txt" | null;
+            /** @example debate.vtt */
+            name: string;
+            sha256: string | null;
+            size: number | null;
+        };
+        MindBundleFinding: {
+            confidence: number;
+            /** @enum {string} */
+            kind: "belief" | "preference" | "value" | "goal" | "habit" | "experience" | "fact";
+            /** @enum {string} */
+            polarity: "positive" | "negative" | "neutral";
+            quote: string;
+            startMs: number | null;
+            statement: string;
+            /**
+             * @description The local id of a turn of this bundle
+             * @example t17
+             */
+            turnId: string;
+        };
+        /** @description The mind as it was exported; import creates a new mind (a new id and, if the name is taken, a new slug) */
+        MindBundleMind: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string | null;
+            /** @example ada@example.com */
+            email: string | null;
+            /** @example https://example.com/ada.png */
+            imageUrl: string | null;
+            isSelf: boolean;
+            /** @example Ada Lovelace */
+            name: string;
+            socialMedia: {
+                [key: string]: unknown;
+            } | null;
+        };
+        MindBundlePsychometric: {
+            confidence: number;
+            evidence: components["schemas"]["MindBundleEvidence"][];
+            /** @enum {string} */
+            instrument: "big_five" | "communication_style" | "emotion" | "ipip-bfm-50";
+            name: string;
+            note: string | null;
+            percentile: number | null;
+            score: number | null;
+        };
+        /** @description A completed snapshot with its speaker turns and analyses */
+        MindBundleSnapshot: {
+            attribution: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            file: components["schemas"]["MindBundleFile"];
+            findings: components["schemas"]["MindBundleFinding"][];
+            /**
+             * @description Local id: artifacts refer to it
+             * @example s1
+             */
+            id: string;
+            keyTopics: components["schemas"]["MindBundleTopic"][];
+            linked: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            mindsetDate: string;
+            mindSpeaker: string | null;
+            mindWords: number;
+            psychometrics: components["schemas"]["MindBundlePsychometric"][];
+            requestedSpeaker: string | null;
+            speakers: {
+                isMind: boolean;
+                label: string;
+                turns: number;
+                words: number;
+            }[] | null;
+            speakersLabelled: boolean | null;
+            turns: components["schemas"]["MindBundleTurn"][];
+        };
+        MindBundleTopic: {
+            evidence: components["schemas"]["MindBundleEvidence"][];
+            keywords: string[];
+            label: string;
+            rank: number;
+            sentiment: number;
+            share: number;
+        };
+        MindBundleTurn: {
+            context: string | null;
+            endMs: number | null;
+            /**
+             * @description Local id: evidence and findings refer to it
+             * @example t17
+             */
+            id: string;
+            isMind: boolean;
+            replyWords: number | null;
+            seq: number;
+            speaker: string;
+            startMs: number | null;
+            text: string;
+        };
+        MindImported: {
+            /**
+             * @description Original files stored from the bundle
+             * @example 2
+             */
+            artifacts: number;
+            /** @example 31 */
+            findings: number;
+            /** @example 9 */
+            keyTopics: number;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /** @example Ada Lovelace */
+            name: string;
+            /** @example 24 */
+            psychometrics: number;
+            semanticIndex: {
+                /**
+                 * @description The embedder this server builds the vectors with
+                 * @example glove-6b-100d-sif@1
+                 */
+                embedder: string;
+                /** @description The embedder the bundle’s index was built with */
+                exportedWith: string | null;
+                /**
+                 * @description `indexing`: the vectors are being built in the background (GET /minds/{mindId}/semantic-index)
+                 * @enum {string}
+                 */
+                status: "indexing" | "ready";
+            };
+            /** @example ada-lovelace-2 */
+            slug: string;
+            /**
+             * @description Snapshots created (completed)
+             * @example 2
+             */
+            snapshots: number;
+            /** @example 412 */
+            turns: number;
         };
         MindProfile: {
             /**
@@ -2824,6 +3075,117 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportMind: {
+        parameters: {
+            query?: {
+                /** @description Add the original files (base64), as long as the bundle stays within the upload size limit (MINDPRINT_MAX_UPLOAD_MB) */
+                artifacts?: boolean;
+            };
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle (a download: `Content-Disposition: attachment`) */
+            200: {
+                headers: {
+                    /** @description attachment; filename="<slug>.mindprint.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.mindprint.mind+json": components["schemas"]["MindBundle"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4841,6 +5203,117 @@ export interface operations {
             };
             /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
             414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importMind: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MindBundle"];
+                "application/vnd.mindprint.mind+json": components["schemas"]["MindBundle"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        imported: components["schemas"]["MindImported"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -79,4 +79,27 @@ export function registerClientCommands(program: Command): void {
     .action((message: string, opts: ConnectionOptions & { mind: string; conversation?: string; snapshot?: string; model?: string; stream: boolean }) =>
       run(async () => (await import('./ask.ts')).runAsk(message, opts, withConnectionEnv(opts))),
     );
+
+  connectionOptions(program.command('export'))
+    .description(
+      'Export a mind with its memory bank (tags, snapshots, speaker turns, analyses) as a bundle of format mindprint.mind.v1 on stdout, streamed as the service sends it. ' +
+        'Import it on this or another server with `mindprint import`.',
+    )
+    .requiredOption('--mind <mindId|name>', 'the mind: its id, or its exact name (found by search; an ambiguous name is refused)')
+    .option('--artifacts', 'add the original transcript files (base64), as long as the bundle stays within the server’s upload size limit')
+    .option('-o, --output <file>', 'write to this file (whole or not at all) instead of stdout')
+    .addHelpText('after', `\nExamples:\n  mindprint export --mind "Ada Lovelace" > ada.mindprint.json\n  mindprint export --mind 3f1c…e9 --artifacts --output ada.mindprint.json\n\n${CLIENT_ENV_HELP}\n`)
+    .action((opts: ConnectionOptions & { mind: string; artifacts?: boolean; output?: string }) =>
+      run(async () => (await import('./transfer.ts')).runExport(opts, withConnectionEnv(opts))),
+    );
+
+  connectionOptions(program.command('import'))
+    .description(
+      'Import a mind bundle (from `mindprint export` or GET /minds/{mindId}/export; gzipped or not) as a new mind of the key’s organization, and print what was created. ' +
+        'Its snapshots are completed at once; the semantic index is built in the background.',
+    )
+    .argument('<file>', 'the bundle file, or - for stdin')
+    .option('--json', 'print the result as JSON ({mindId, name, slug, snapshots, turns, psychometrics, keyTopics, findings, artifacts, semanticIndex})')
+    .addHelpText('after', `\nExamples:\n  mindprint import ada.mindprint.json\n  mindprint export --mind "Ada Lovelace" --url http://old:3000 | mindprint import - --url http://new:3000\n\n${CLIENT_ENV_HELP}\n`)
+    .action((file: string, opts: ConnectionOptions & { json?: boolean }) => run(async () => (await import('./transfer.ts')).runImport(file, opts, withConnectionEnv(opts))));
 }

@@ -89,7 +89,7 @@ export const ARTIFACTS_PREFIX = 'org/';
 /** Everything stored for a mind lives under this folder, so deleting the mind deletes the folder. */
 const mindPrefix = (organizationId: string, mindId: string) => `${ARTIFACTS_PREFIX}${organizationId}/mind/${mindId}/`;
 /** Where an artifact's bytes live once it is usable. */
-const storageKey = (organizationId: string, mindId: string, artifactId: string) => `${mindPrefix(organizationId, mindId)}${artifactId}`;
+export const storageKey = (organizationId: string, mindId: string, artifactId: string) => `${mindPrefix(organizationId, mindId)}${artifactId}`;
 /**
  * Where an S3 presigned URL puts the bytes. On first use they are checked and copied to the
  * artifact's own key, and this object is deleted: the URL stays valid until it expires (S3 cannot

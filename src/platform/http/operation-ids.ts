@@ -16,6 +16,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'PUT /minds/{mindId}': 'updateMind',
   'DELETE /minds/{mindId}': 'deleteMind',
   'PUT /minds/{mindId}/tags': 'setMindTags',
+  'GET /minds/{mindId}/export': 'exportMind',
+  'POST /minds/import': 'importMind',
   'GET /minds/{mindId}/profile': 'getMindProfile',
   'GET /minds/{mindId}/signed-url': 'getSignedUploadUrl',
   'GET /minds/{mindId}/semantic-index': 'getSemanticIndex',

@@ -4,6 +4,7 @@ import { ErrorNote, fmtNum, Link, Tags, useLoad, useSession } from '../ui.tsx';
 import { ProfileTab } from './Profile.tsx';
 import { SimulateTab } from './Simulate.tsx';
 import { SnapshotsTab } from './Snapshots.tsx';
+import { ExportMind } from './Transfer.tsx';
 
 export type MindTab = 'snapshots' | 'profile' | 'simulate';
 const POLL_MS = 1000;
@@ -68,6 +69,7 @@ export function MindPage({ mindId, tab }: { mindId: string; tab: MindTab }) {
               <Tags names={m.tags.map((t) => t.name)} />
             </p>
           )}
+          {m && <ExportMind mindId={mindId} />}
         </div>
         {m && (
           <dl className="counts" aria-label="Counts">

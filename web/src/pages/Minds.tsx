@@ -1,6 +1,7 @@
 /** The minds: search, filter by tag, create, delete. */
 import { useEffect, useState } from 'react';
 import type { Mind } from '../api.ts';
+import { ImportMind } from './Transfer.tsx';
 import { ActionForm, ConfirmButton, ErrorNote, Table, fmtDate, Link, navigate, Tags, useAction, useLoad, useSession } from '../ui.tsx';
 
 export function MindsPage() {
@@ -9,6 +10,7 @@ export function MindsPage() {
   const [debounced, setDebounced] = useState('');
   const [selected, setSelected] = useState<string[]>([]);
   const [creating, setCreating] = useState(false);
+  const [importError, setImportError] = useState<string | null>(null);
 
   useEffect(() => {
     const t = setTimeout(() => setDebounced(query.trim()), 250);
@@ -39,9 +41,12 @@ export function MindsPage() {
     <>
       <div className="page-head">
         <h1>Minds</h1>
-        <button type="button" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>
-          {creating ? 'Close' : 'New mind'}
-        </button>
+        <div className="head-actions">
+          <ImportMind onError={setImportError} />
+          <button type="button" onClick={() => setCreating((c) => !c)} aria-expanded={creating}>
+            {creating ? 'Close' : 'New mind'}
+          </button>
+        </div>
       </div>
       {creating && <CreateMind onCreated={(m) => navigate(`/minds/${m.id}`)} />}
       <section className="panel">
@@ -57,7 +62,7 @@ export function MindsPage() {
             </div>
           )}
         </div>
-        <ErrorNote error={minds.error ?? remove.error} />
+        <ErrorNote error={importError ?? minds.error ?? remove.error} />
         {minds.data && minds.data.length === 0 && (
           <p className="empty">{debounced || selected.length ? 'No mind matches.' : 'No minds yet. Create one, then upload a transcript of that person.'}</p>
         )}
