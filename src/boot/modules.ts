@@ -8,10 +8,11 @@ import { memoryModule } from '../features/memory/index.ts';
 import { questionnaireModule } from '../features/questionnaire/index.ts';
 import { simulationsModule } from '../features/simulations/index.ts';
 import { snapshotsModule } from '../features/snapshots/index.ts';
+import { webhooksModule } from '../features/webhooks/index.ts';
 import { webModule } from '../clients/dashboard/module.ts';
 
 export async function loadModules(): Promise<Module[]> {
-  return [snapshotsModule, memoryModule, questionnaireModule, simulationsModule, webModule, mcpModule];
+  return [snapshotsModule, memoryModule, questionnaireModule, simulationsModule, webhooksModule, webModule, mcpModule];
 }
 
 export async function initModules(ctx: Deps): Promise<Module[]> {
