@@ -63,6 +63,12 @@ export type ShareInput = BodyOf<'/simulations/{simulationId}/share', 'post'>;
 export type Model = ResponseOf<'/models', 'get'>['models'][number];
 export type User = ResponseOf<'/users', 'get'>['users'][number];
 export type Usage = ResponseOf<'/usage', 'get'>;
+export type Webhook = ResponseOf<'/webhooks/{webhookId}', 'get'>['webhook'];
+export type CreatedWebhook = ResponseOf<'/webhooks', 'post'>;
+export type CreateWebhookInput = BodyOf<'/webhooks', 'post'>;
+export type UpdateWebhookInput = BodyOf<'/webhooks/{webhookId}', 'patch'>;
+export type WebhookDelivery = ResponseOf<'/webhooks/{webhookId}/deliveries', 'get'>['deliveries'][number];
+export type WebhookEventType = Webhook['events'][number];
 
 /** The events of `POST /simulate` with `stream: true`, in order: start, delta…, then done or error. */
 export type SimulateStreamEvent =
@@ -405,6 +411,32 @@ export class MindprintClient {
   }
   getUsage(query: QueryOf<'/usage', 'get'> = {}): Promise<Usage> {
     return this.request('GET', '/usage', { query });
+  }
+
+  // ── webhooks ─────────────────────────────────────────────────────────────
+  /** Registers an endpoint for events; the signing secret (`whsec_…`) is in this answer only. */
+  createWebhook(input: CreateWebhookInput): Promise<CreatedWebhook> {
+    return this.request('POST', '/webhooks', { body: input });
+  }
+  listWebhooks(): Promise<ResponseOf<'/webhooks', 'get'>> {
+    return this.request('GET', '/webhooks');
+  }
+  getWebhook(webhookId: string): Promise<ResponseOf<'/webhooks/{webhookId}', 'get'>> {
+    return this.request('GET', `/webhooks/${enc(webhookId)}`);
+  }
+  updateWebhook(webhookId: string, input: UpdateWebhookInput): Promise<ResponseOf<'/webhooks/{webhookId}', 'patch'>> {
+    return this.request('PATCH', `/webhooks/${enc(webhookId)}`, { body: input });
+  }
+  deleteWebhook(webhookId: string): Promise<ResponseOf<'/webhooks/{webhookId}', 'delete'>> {
+    return this.request('DELETE', `/webhooks/${enc(webhookId)}`);
+  }
+  /** Newest first; `limit` default 20 (at most 100), `offset`; `count` is the total. */
+  listWebhookDeliveries(webhookId: string, query: QueryOf<'/webhooks/{webhookId}/deliveries', 'get'> = {}): Promise<ResponseOf<'/webhooks/{webhookId}/deliveries', 'get'>> {
+    return this.request('GET', `/webhooks/${enc(webhookId)}/deliveries`, { query });
+  }
+  /** Sends a signed `webhook.test` message now; answers with the delivery as it ended (one attempt). */
+  testWebhook(webhookId: string): Promise<ResponseOf<'/webhooks/{webhookId}/test', 'post'>> {
+    return this.request('POST', `/webhooks/${enc(webhookId)}/test`);
   }
 }
 
