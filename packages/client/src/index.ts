@@ -21,7 +21,7 @@ import { parseEventStream } from './sse.ts';
 export { parseEventStream, type SseMessage } from './sse.ts';
 export type { components, operations, paths } from './openapi-types.ts';
 
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** The 200 JSON body of an operation. */
 export type ResponseOf<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 /** The JSON request body of an operation. */
