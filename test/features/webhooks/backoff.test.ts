@@ -11,6 +11,7 @@ import { checkTarget, parseTargetUrl, refusedRange, TargetError } from '../../..
 import { attemptDelivery, sweepDeliveries } from '../../../src/features/webhooks/jobs.ts';
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, nextAttemptAt } from '../../../src/features/webhooks/schedule.ts';
 import { AfterCommit } from '../../../src/platform/events/index.ts';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
@@ -202,6 +203,13 @@ describe('webhook attempts, backoff and disabling', () => {
 });
 
 describe('webhook targets (no connection)', () => {
+  test('MINDPRINT_WEBHOOKS_ALLOW_PRIVATE: off by default, true/false, anything else names the variable', () => {
+    const base = { MINDPRINT_DATA_DIR: '/tmp/mp-config-test' };
+    assert.equal(loadConfig(base).webhooksAllowPrivate, false);
+    assert.equal(loadConfig({ ...base, MINDPRINT_WEBHOOKS_ALLOW_PRIVATE: 'true' }).webhooksAllowPrivate, true);
+    assert.throws(() => loadConfig({ ...base, MINDPRINT_WEBHOOKS_ALLOW_PRIVATE: 'maybe' }), (e: unknown) => e instanceof ConfigError && e.message.includes('MINDPRINT_WEBHOOKS_ALLOW_PRIVATE'));
+  });
+
   test('address classification by ipaddr.js: public unicast only', () => {
     for (const a of ['8.8.8.8', '93.184.215.14', '2606:4700::1111']) assert.equal(refusedRange(a), null, a);
     for (const [a, r] of [
