@@ -93,6 +93,12 @@ export interface Config {
    * snapshot. MINDPRINT_LLM_QUESTIONNAIRE=false turns it off; without an LLM it never runs.
    */
   questionnaire: boolean;
+  /**
+   * Let webhooks target loopback, private, link-local, CGNAT and other non-public addresses
+   * (MINDPRINT_WEBHOOKS_ALLOW_PRIVATE; off by default: a webhook URL must not reach the service's
+   * own network or a cloud metadata endpoint). For a receiver on the same host or network only.
+   */
+  webhooksAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -260,5 +266,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rerankerAdapt: boolean(env, 'MINDPRINT_RERANKER_ADAPT', false),
     defaultModel,
     questionnaire: boolean(env, 'MINDPRINT_LLM_QUESTIONNAIRE', true) && llm !== null,
+    webhooksAllowPrivate: boolean(env, 'MINDPRINT_WEBHOOKS_ALLOW_PRIVATE', false),
   };
 }

@@ -90,6 +90,7 @@ export async function buildApp(ctx: Deps, opts: AppOptions = {}): Promise<Fastif
         { name: 'Users', description: "The caller's organization's users" },
         { name: 'API keys', description: "The calling user's API keys" },
         { name: 'Usage', description: 'Requests and latencies of the calling key' },
+        { name: 'Webhooks', description: "Endpoints the organization's events are POSTed to, signed per Standard Webhooks, and their deliveries" },
       ],
     },
     // Paths in the document are relative to the server URL (the base path); every operation gets

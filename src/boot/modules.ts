@@ -14,11 +14,12 @@ import { snapshotsModule } from '../features/snapshots/index.ts';
 import { tagsModule } from '../features/tags/index.ts';
 import { usageModule } from '../features/usage/index.ts';
 import { usersModule } from '../features/users/index.ts';
+import { webhooksModule } from '../features/webhooks/index.ts';
 import { webModule } from '../clients/dashboard/module.ts';
 
 /** In this order their routes are registered (and their `init` and `on` run). */
 export async function loadModules(): Promise<Module[]> {
-  return [mindsModule, tagsModule, keysModule, usageModule, usersModule, snapshotsModule, memoryModule, questionnaireModule, simulationsModule, exportsModule, webModule, mcpModule];
+  return [mindsModule, tagsModule, keysModule, usageModule, usersModule, snapshotsModule, memoryModule, questionnaireModule, simulationsModule, exportsModule, webhooksModule, webModule, mcpModule];
 }
 
 export async function initModules(ctx: Deps): Promise<Module[]> {

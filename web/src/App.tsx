@@ -6,6 +6,7 @@ import { MindPage } from './pages/Mind.tsx';
 import { MindsPage } from './pages/Minds.tsx';
 import { SignIn } from './pages/SignIn.tsx';
 import { UsagePage } from './pages/Usage.tsx';
+import { WebhooksPage } from './pages/Webhooks.tsx';
 import { Link, SessionContext, usePath, type Session } from './ui.tsx';
 
 export function App() {
@@ -43,12 +44,13 @@ export function App() {
 function Shell({ onSignOut }: { onSignOut: () => void }) {
   const path = usePath();
   const mind = /^\/minds\/([^/]+)(?:\/(profile|simulate))?\/?$/.exec(path);
-  const section = path.startsWith('/usage') ? 'usage' : path.startsWith('/keys') ? 'keys' : 'minds';
+  const section = path.startsWith('/usage') ? 'usage' : path.startsWith('/keys') ? 'keys' : path.startsWith('/webhooks') ? 'webhooks' : 'minds';
   let page;
   if (mind) page = <MindPage key={mind[1]} mindId={decodeURIComponent(mind[1]!)} tab={(mind[2] as 'profile' | 'simulate' | undefined) ?? 'snapshots'} />;
   else if (path === '/' || path === '/minds') page = <MindsPage />;
   else if (section === 'usage') page = <UsagePage />;
   else if (section === 'keys') page = <KeysPage />;
+  else if (section === 'webhooks') page = <WebhooksPage />;
   else
     page = (
       <section className="panel">
@@ -73,6 +75,9 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
           </Link>
           <Link to="/keys" aria-current={section === 'keys' ? 'page' : undefined}>
             API keys
+          </Link>
+          <Link to="/webhooks" aria-current={section === 'webhooks' ? 'page' : undefined}>
+            Webhooks
           </Link>
         </nav>
         <button type="button" className="subtle signout" onClick={onSignOut}>

@@ -21,7 +21,7 @@ import { parseEventStream } from './sse.ts';
 export { parseEventStream, type SseMessage } from './sse.ts';
 export type { components, operations, paths } from './openapi-types.ts';
 
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /** The 200 JSON body of an operation. */
 export type ResponseOf<P extends keyof paths, M extends Method> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 /** The JSON request body of an operation. */
@@ -70,6 +70,12 @@ export type MindBundle = components['schemas']['MindBundle'];
 export type ImportedMind = ResponseOf<'/minds/import', 'post'>['imported'];
 /** The media type of a mind bundle. */
 export const MIND_BUNDLE_MEDIA_TYPE = 'application/vnd.mindprint.mind+json';
+export type Webhook = ResponseOf<'/webhooks/{webhookId}', 'get'>['webhook'];
+export type CreatedWebhook = ResponseOf<'/webhooks', 'post'>;
+export type CreateWebhookInput = BodyOf<'/webhooks', 'post'>;
+export type UpdateWebhookInput = BodyOf<'/webhooks/{webhookId}', 'patch'>;
+export type WebhookDelivery = ResponseOf<'/webhooks/{webhookId}/deliveries', 'get'>['deliveries'][number];
+export type WebhookEventType = Webhook['events'][number];
 
 /** The events of `POST /simulate` with `stream: true`, in order: start, delta…, then done or error. */
 export type SimulateStreamEvent =
@@ -469,6 +475,32 @@ export class MindprintClient {
   }
   getUsage(query: QueryOf<'/usage', 'get'> = {}): Promise<Usage> {
     return this.request('GET', '/usage', { query });
+  }
+
+  // ── webhooks ─────────────────────────────────────────────────────────────
+  /** Registers an endpoint for events; the signing secret (`whsec_…`) is in this answer only. */
+  createWebhook(input: CreateWebhookInput): Promise<CreatedWebhook> {
+    return this.request('POST', '/webhooks', { body: input });
+  }
+  listWebhooks(): Promise<ResponseOf<'/webhooks', 'get'>> {
+    return this.request('GET', '/webhooks');
+  }
+  getWebhook(webhookId: string): Promise<ResponseOf<'/webhooks/{webhookId}', 'get'>> {
+    return this.request('GET', `/webhooks/${enc(webhookId)}`);
+  }
+  updateWebhook(webhookId: string, input: UpdateWebhookInput): Promise<ResponseOf<'/webhooks/{webhookId}', 'patch'>> {
+    return this.request('PATCH', `/webhooks/${enc(webhookId)}`, { body: input });
+  }
+  deleteWebhook(webhookId: string): Promise<ResponseOf<'/webhooks/{webhookId}', 'delete'>> {
+    return this.request('DELETE', `/webhooks/${enc(webhookId)}`);
+  }
+  /** Newest first; `limit` default 20 (at most 100), `offset`; `count` is the total. */
+  listWebhookDeliveries(webhookId: string, query: QueryOf<'/webhooks/{webhookId}/deliveries', 'get'> = {}): Promise<ResponseOf<'/webhooks/{webhookId}/deliveries', 'get'>> {
+    return this.request('GET', `/webhooks/${enc(webhookId)}/deliveries`, { query });
+  }
+  /** Sends a signed `webhook.test` message now; answers with the delivery as it ended (one attempt). */
+  testWebhook(webhookId: string): Promise<ResponseOf<'/webhooks/{webhookId}/test', 'post'>> {
+    return this.request('POST', `/webhooks/${enc(webhookId)}/test`);
   }
 }
 

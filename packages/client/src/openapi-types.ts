@@ -705,6 +705,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhooks
+         * @description The organization's webhooks, newest first; secrets are never returned.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description An endpoint to which the organization's domain events are POSTed, signed per Standard Webhooks. The URL must be http(s) and its host must resolve only to public addresses: loopback, private, link-local (cloud metadata), carrier-grade NAT, multicast and reserved addresses, IPv4 and IPv6 (IPv4-mapped included), are refused with 400 unless the server sets `MINDPRINT_WEBHOOKS_ALLOW_PRIVATE=true`. The check is made again at every delivery. The signing secret (`whsec_…`) is in this answer only.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a webhook */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Its deliveries go with it; messages not yet delivered are not sent.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook
+         * @description Any of `url`, `events`, `description`, `status`. `status: "active"` enables a disabled endpoint again (and forgets its failures); `"disabled"` stops deliveries. The URL must be http(s) and its host must resolve only to public addresses: loopback, private, link-local (cloud metadata), carrier-grade NAT, multicast and reserved addresses, IPv4 and IPv6 (IPv4-mapped included), are refused with 400 unless the server sets `MINDPRINT_WEBHOOKS_ALLOW_PRIVATE=true`. The check is made again at every delivery.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Newest first, kept 30 days: the event, the outcome of the last attempt (status code, duration, error, the start of the answer) and when the next attempt is due.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{webhookId}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test message
+         * @description POSTs a signed `webhook.test` message to the endpoint now (also when it is disabled) and answers with the delivery as it ended: one attempt, at most 10 s, no retry.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -791,6 +880,14 @@ export interface components {
             sha256: string | null;
             size: number | null;
         };
+        CreatedWebhook: {
+            /**
+             * @description The signing secret (Standard Webhooks): shown this once, never again
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+            webhook: components["schemas"]["Webhook"];
+        };
         CreateMindRequest: {
             /**
              * Format: email
@@ -837,6 +934,14 @@ export interface components {
              * @example Lenny
              */
             speaker?: string;
+        };
+        CreateWebhookRequest: {
+            /** @example Reindex the CRM when a transcript is processed */
+            description?: string;
+            /** @description The events to deliver */
+            events: components["schemas"]["WebhookEventType"][];
+            /** @example https://hooks.example.org/mindprint */
+            url: string;
         };
         DigitalTwin: {
             /**
@@ -2114,6 +2219,20 @@ export interface components {
             } | null;
             tags?: string | string[];
         };
+        UpdateWebhookRequest: {
+            /** @example Reindex the CRM when a transcript is processed */
+            description?: string | null;
+            /** @description The events to deliver */
+            events?: components["schemas"]["WebhookEventType"][];
+            /**
+             * @description `disabled`: no message is delivered (by a user, or because every delivery failed for 5 days: see `disabledReason`)
+             * @example active
+             * @enum {string}
+             */
+            status?: "active" | "disabled";
+            /** @example https://hooks.example.org/mindprint */
+            url?: string;
+        };
         /**
          * @description The file is recognised from its bytes whatever the type says; the type only has to be one of these
          * @example text/vtt
@@ -2211,6 +2330,121 @@ export interface components {
             /** @example Grace Hopper */
             name: string;
         };
+        Webhook: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /** @example Reindex the CRM when a transcript is processed */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            disabledAt: string | null;
+            /**
+             * @description Why the endpoint is disabled
+             * @example Every delivery failed for 5 days (last: answered 500)
+             */
+            disabledReason: string | null;
+            events: components["schemas"]["WebhookEventType"][];
+            /**
+             * Format: date-time
+             * @description The first failed attempt since the last success: failing for 5 days disables the endpoint
+             */
+            failingSince: string | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            status: components["schemas"]["WebhookStatus"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            updatedAt: string;
+            /** @example https://hooks.example.org/mindprint */
+            url: string;
+        };
+        WebhookDelivery: {
+            /** @example 1 */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            createdAt: string;
+            /**
+             * @description How long the last attempt took
+             * @example 42
+             */
+            durationMs: number | null;
+            /**
+             * @description Why the last attempt failed
+             * @example answered 500
+             */
+            error: string | null;
+            /**
+             * @description The event type (`webhook.test` for POST /webhooks/{id}/test)
+             * @example snapshot.completed
+             */
+            event: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            lastAttemptAt: string | null;
+            /**
+             * @description The `webhook-id` header: the same on every attempt (and for every endpoint of the event)
+             * @example msg_9f1c2a8e8d4b4c1e9a532f0a4f1e7c11
+             */
+            messageId: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            nextAttemptAt: string | null;
+            /** @description The start of the last answer's body (at most 500 characters) */
+            responseExcerpt: string | null;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            /**
+             * @description The last attempt's HTTP status; null when no answer came
+             * @example 200
+             */
+            statusCode: number | null;
+            /** @description Sent by POST /webhooks/{id}/test: one attempt, no retry */
+            test: boolean;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            webhookId: string;
+        };
+        /**
+         * @description `pending`: waiting for its next attempt (`nextAttemptAt`); `failed`: every attempt failed, or the endpoint was disabled
+         * @example succeeded
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "pending" | "succeeded" | "failed";
+        /**
+         * @description A domain event a webhook can subscribe to
+         * @example snapshot.completed
+         * @enum {string}
+         */
+        WebhookEventType: "snapshot.completed" | "snapshot.failed" | "snapshot.reprocessing" | "snapshot.indexed" | "simulation.completed" | "simulation.failed" | "mind.deleted";
+        /**
+         * @description `disabled`: no message is delivered (by a user, or because every delivery failed for 5 days: see `disabledReason`)
+         * @example active
+         * @enum {string}
+         */
+        WebhookStatus: "active" | "disabled";
     };
     responses: never;
     parameters: never;
@@ -6887,6 +7121,803 @@ export interface operations {
             };
             /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
             408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Success"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description All deliveries of the webhook */
+                        count: number;
+                        deliveries: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        delivery: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is over the limit (1 MB for JSON; MINDPRINT_MAX_UPLOAD_MB, default 50, for files) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: the body is not `application/json` (snapshot uploads: `multipart/form-data`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

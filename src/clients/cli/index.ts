@@ -1,6 +1,7 @@
 /**
  * The client subcommands of `mindprint`, which use a running Mindprint over HTTP through the
- * SDK: `upload` (transcripts → snapshots, with progress) and `ask` (a streamed simulation).
+ * SDK: `upload` (transcripts → snapshots, with progress), `ask` (a streamed simulation) and
+ * `webhooks add|list|remove|test`.
  * The commands' code is loaded only when one runs.
  */
 import { InvalidArgumentError, type Command } from 'commander';
@@ -102,4 +103,34 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'print the result as JSON ({mindId, name, slug, snapshots, turns, psychometrics, keyTopics, findings, artifacts, semanticIndex})')
     .addHelpText('after', `\nExamples:\n  mindprint import ada.mindprint.json\n  mindprint export --mind "Ada Lovelace" --url http://old:3000 | mindprint import - --url http://new:3000\n\n${CLIENT_ENV_HELP}\n`)
     .action((file: string, opts: ConnectionOptions & { json?: boolean }) => run(async () => (await import('./transfer.ts')).runImport(file, opts, withConnectionEnv(opts))));
+
+  const webhooks = program
+    .command('webhooks')
+    .description('The organization’s webhooks: endpoints its events are POSTed to, signed per Standard Webhooks (see docs/api.md#webhooks)');
+  connectionOptions(webhooks.command('add'))
+    .description('Register an endpoint; prints its signing secret (whsec_…) on stdout, the only time it is shown')
+    .argument('<url>', 'the endpoint, http(s); private and loopback addresses are refused unless the server allows them')
+    .requiredOption('--events <list>', 'comma-separated events, or all: snapshot.completed, snapshot.failed, snapshot.reprocessing, snapshot.indexed, simulation.completed, simulation.failed, mind.deleted')
+    .option('--description <text>', 'what the endpoint is for')
+    .option('--json', 'print {webhook, secret} as JSON')
+    .addHelpText('after', `\nExample:\n  mindprint webhooks add https://hooks.example.org/mindprint --events snapshot.completed,snapshot.failed\n\n${CLIENT_ENV_HELP}\n`)
+    .action((url: string, opts: ConnectionOptions & { events: string; description?: string; json?: boolean }) =>
+      run(async () => (await import('./webhooks.ts')).runWebhooksAdd(url, opts, withConnectionEnv(opts))),
+    );
+  connectionOptions(webhooks.command('list'))
+    .description('List the webhooks: id, status (a disabled one says why), URL, events')
+    .option('--json', 'print {webhooks} as JSON')
+    .addHelpText('after', `\n${CLIENT_ENV_HELP}\n`)
+    .action((opts: ConnectionOptions & { json?: boolean }) => run(async () => (await import('./webhooks.ts')).runWebhooksList(opts, withConnectionEnv(opts))));
+  connectionOptions(webhooks.command('remove'))
+    .description('Delete a webhook and its deliveries')
+    .argument('<webhookId>', 'the webhook id (from webhooks list)')
+    .addHelpText('after', `\n${CLIENT_ENV_HELP}\n`)
+    .action((id: string, opts: ConnectionOptions) => run(async () => (await import('./webhooks.ts')).runWebhooksRemove(id, withConnectionEnv(opts))));
+  connectionOptions(webhooks.command('test'))
+    .description('Send a signed webhook.test message to the endpoint now and print the outcome; exits with 1 unless it answered 2xx')
+    .argument('<webhookId>', 'the webhook id (from webhooks list)')
+    .option('--json', 'print {delivery} as JSON')
+    .addHelpText('after', `\n${CLIENT_ENV_HELP}\n`)
+    .action((id: string, opts: ConnectionOptions & { json?: boolean }) => run(async () => (await import('./webhooks.ts')).runWebhooksTest(id, opts, withConnectionEnv(opts))));
 }

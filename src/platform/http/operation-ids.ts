@@ -46,6 +46,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /models': 'listModels',
   'GET /users': 'listUsers',
   'GET /usage': 'getUsage',
+  'GET /webhooks': 'listWebhooks',
+  'POST /webhooks': 'createWebhook',
+  'GET /webhooks/{webhookId}': 'getWebhook',
+  'PATCH /webhooks/{webhookId}': 'updateWebhook',
+  'DELETE /webhooks/{webhookId}': 'deleteWebhook',
+  'GET /webhooks/{webhookId}/deliveries': 'listWebhookDeliveries',
+  'POST /webhooks/{webhookId}/test': 'testWebhook',
 };
 
 /** Fastify's route URL (`/minds/:mindId`) → the document's (`/minds/{mindId}`). */

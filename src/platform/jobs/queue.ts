@@ -35,6 +35,8 @@ export interface SendOptions {
    * one organization's burst (or its decompression bombs) never holds everyone else's uploads.
    */
   owner?: string;
+  /** Not before this time (a later attempt of something that failed). */
+  startAfter?: Date;
 }
 
 /** The priority of a job whose owner has `live` other jobs waiting or running in its queue (fairShare). */
@@ -166,7 +168,7 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
   const repeaters: (() => Promise<void>)[] = [];
 
   return {
-    async send(tx, queue, data, { owner } = {}) {
+    async send(tx, queue, data, { owner, startAfter } = {}) {
       const executor = {
         executeSql: async (text: string, values: unknown[]) => ({ rows: rowsOf(await tx.execute(positionalSql(text, values))) }),
       };
@@ -179,7 +181,7 @@ export async function startQueue(database: Database, opts: QueueOptions): Promis
         priority = fairPriority(row?.n ?? 0);
         data = { ...data, [OWNER_KEY]: owner };
       }
-      const id = await boss.send(queue, data, { db: executor, priority });
+      const id = await boss.send(queue, data, { db: executor, priority, ...(startAfter && { startAfter }) });
       if (!id) throw new Error(`job queue refused a job for ${queue}`);
       return id;
     },

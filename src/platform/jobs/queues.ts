@@ -9,6 +9,8 @@ export const QUEUE = {
   embedSnapshot: 'snapshot-embed',
   /** Questionnaire psychometrics of a snapshot answered by the configured LLM (src/features/questionnaire), after it completes. */
   questionnaire: 'snapshot-questionnaire',
+  /** One attempt to deliver a webhook message to one endpoint (src/features/webhooks); a failed one queues the next, later. */
+  deliverWebhook: 'webhook-deliver',
 } as const;
 
 /** Model calls of one questionnaire run at most (5 batches, each possibly asked twice): its job may take that many call timeouts. */
@@ -30,5 +32,9 @@ export function queueDefinitions(config: Config): QueueDefinition[] {
       retryDelaySeconds: 30,
       expireInSeconds: Math.max(config.jobExpireSeconds, Math.ceil(((config.llm?.timeoutMs ?? 0) * QUESTIONNAIRE_CALLS) / 1000)),
     },
+    // The handler records a failed attempt and queues the next one itself (its own backoff over
+    // about a day, features/webhooks/schedule.ts); pg-boss retries only a handler that threw (the
+    // database unavailable). An attempt takes at most the 10 s timeout after resolving the host.
+    { name: QUEUE.deliverWebhook, retryLimit: 5, retryDelaySeconds: 10, expireInSeconds: Math.max(60, config.jobExpireSeconds) },
   ];
 }
