@@ -13,16 +13,19 @@
  * Run: node --import tsx bench/memory.ts [MB ...]       Prints a Markdown table.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { closeParserPool, digestTranscriptFile, type ParseStats } from '../src/features/snapshots/pool.ts';
 import { largeTranscriptText } from '../test/support/hostile-files.ts';
-import { rows, upload, waitForSnapshot } from '../test/features/snapshots/support.ts';
+import { rows, waitForSnapshot } from '../test/features/snapshots/support.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { sql } from 'drizzle-orm';
 
 const MB = 1024 * 1024;
+const execFileAsync = promisify(execFile);
 const IDLE_MS = 5_000;
 
 /** Resident memory of a process in MB, from /proc; null once it is gone. */
@@ -63,6 +66,19 @@ function serviceMemory(s: TestServer): string {
   return `${rssMb(process.pid)} MB | ${wasm} MB | ${heap} MB`;
 }
 
+/** POSTs the file as multipart/form-data from a child Node process (fetch of a file-backed Blob: streamed, not buffered). */
+async function uploadFromChild(url: string, key: string, file: string): Promise<{ status: number; body: any }> {
+  const script = `const { openAsBlob } = require('node:fs');
+(async () => {
+  const fd = new FormData();
+  fd.append('file', await openAsBlob(process.argv[1], { type: 'text/plain' }), 'interview.txt');
+  const res = await fetch(process.argv[2], { method: 'POST', headers: { authorization: 'Bearer ' + process.argv[3] }, body: fd });
+  process.stdout.write(JSON.stringify({ status: res.status, body: await res.json() }));
+})().catch((e) => { console.error(e); process.exit(1); });`;
+  const { stdout } = await execFileAsync(process.execPath, ['-e', script, file, url, key], { maxBuffer: 1024 * 1024 });
+  return JSON.parse(stdout);
+}
+
 async function pgliteRows(dir: string, mb: number): Promise<void> {
   const file = path.join(dir, `interview-${mb}.txt`);
   await largeTranscriptText(file, mb * MB);
@@ -71,8 +87,9 @@ async function pgliteRows(dir: string, mb: number): Promise<void> {
     console.log(`\nEmbedded PGlite, in the service's process (data dir on disk), ${mb} MB transcript\n\n| moment | process RSS | PGlite WASM memory | JS heap used |\n|---|---|---|---|`);
     const mind = (await s.api('POST', '/minds', { name: 'Jane Doe' })).body.mind;
     console.log(`| started, one mind | ${serviceMemory(s)} |`);
-    const bytes = await readFile(file, 'utf8');
-    const res = await upload(s, mind.id, { file: { bytes, name: 'interview.txt', type: 'text/plain' } });
+    // Sent by another process, streaming the file: only the service's own memory is measured here
+    // (a client in this process holding the file, its Blob and the encoded form would count too).
+    const res = await uploadFromChild(`${s.base}/minds/${mind.id}/snapshots`, s.key, file);
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
     const snapshotId = res.body.mindAssessmentId;
     console.log(`| uploaded | ${serviceMemory(s)} |`);

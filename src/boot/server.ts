@@ -127,7 +127,7 @@ export async function serve(config: Config, opts: ServeOptions = {}): Promise<Ru
     );
   }
   app.log.info({ url: `${url}${config.basePath}`, database: ctx.database.kind, docs: `${url}/docs` }, 'Mindprint is serving');
-  if (swept && swept.uploads + (swept.storeTemps ?? 0) > 0) app.log.info({ ...swept }, 'temp files of interrupted uploads removed at start');
+  if (swept && swept.uploads + swept.digests + (swept.storeTemps ?? 0) > 0) app.log.info({ ...swept }, 'temp files of interrupted uploads and snapshot jobs removed at start');
   return { app, ctx, url, bootstrap: boot?.issued ?? null, stop };
 }
 

@@ -23,6 +23,8 @@ async function run(task: TaskRequest): Promise<void> {
     const result =
       task.op === 'warm'
         ? await (await import('./digest.ts')).warmUp()
+        : task.op === 'digest' && task.turnsFile
+        ? await (await import('./digest.ts')).digestToFile(task.path, task.kind, task.digest!, task.turnsFile, task.opts)
         : task.op === 'digest'
         ? await (await import('./digest.ts')).digestInThisThread(task.path, task.kind, task.digest!, task.opts)
         : task.op === 'labels'

@@ -10,6 +10,7 @@ import { countWords } from '../../lib/analysis/nlp.ts';
 import { attributeSpeaker, type AttributionResult } from '../../lib/ingest/attribution.ts';
 import { parseInThisThread, type ParseOptions } from '../../lib/ingest/parse.ts';
 import type { FileKind, Transcript } from '../../lib/ingest/types.ts';
+import { writeTurns } from './turns-file.ts';
 
 export interface DigestRequest {
   mindName: string;
@@ -38,11 +39,30 @@ export interface Digest {
   speakersLabelled: boolean;
 }
 
+/**
+ * A digest whose turns went to a file (`turnsFile`, one JSON turn per line, in order) instead of
+ * into the message: what the service stores without ever holding all of a large transcript's turns.
+ */
+export interface DigestSummary extends Omit<Digest, 'turns'> {
+  turnsFile: string;
+  turnCount: number;
+}
+
 /** Context is capped so one long monologue by the interviewer does not dominate retrieval. */
 const MAX_CONTEXT_CHARS = 1_000;
 
 export async function digestInThisThread(path: string, kind: FileKind, request: DigestRequest, opts: ParseOptions = {}): Promise<Digest> {
   return digestTranscript(await parseInThisThread(path, kind, opts), request);
+}
+
+/**
+ * Digests the file and writes its turns to `turnsFile` as NDJSON (turns-file.ts; a retried task
+ * replaces the file); returns the rest, which is small.
+ */
+export async function digestToFile(path: string, kind: FileKind, request: DigestRequest, turnsFile: string, opts: ParseOptions = {}): Promise<DigestSummary> {
+  const { turns, ...rest } = await digestInThisThread(path, kind, request, opts);
+  await writeTurns(turnsFile, turns);
+  return { ...rest, turnsFile, turnCount: turns.length };
 }
 
 /**

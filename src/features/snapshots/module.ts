@@ -22,13 +22,13 @@ export const snapshotsModule: Module = {
     ctx.queue.repeat('artifact sweeper', ctx.config.jobMaintenanceSeconds, () =>
       sweepArtifacts().catch((err: unknown) => log.warn({ err }, 'artifact sweep failed; trying again at the next maintenance')),
     );
-    // Temp files of uploads a killed process left (the spool dir each time, the local store's tree hourly).
+    // Temp files of uploads and snapshot jobs a killed process left (the spool dir each time, the local store's tree hourly).
     let lastStoreWalk = 0;
     ctx.queue.repeat('temp file sweeper', ctx.config.jobMaintenanceSeconds, async () => {
       const walkStore = !ctx.config.storageUrl && Date.now() - lastStoreWalk >= 60 * 60 * 1000;
       if (walkStore) lastStoreWalk = Date.now();
       const swept = await sweepTempFiles(ctx.config.dataDir, { olderThanMs: STALE_TEMP_MS, walkStore });
-      if (swept.uploads + (swept.storeTemps ?? 0) > 0) log.info({ ...swept }, 'temp file sweeper: files of interrupted uploads removed');
+      if (swept.uploads + swept.digests + (swept.storeTemps ?? 0) > 0) log.info({ ...swept }, 'temp file sweeper: files of interrupted uploads and snapshot jobs removed');
     });
   },
   routes: snapshotRoutes,

@@ -16,19 +16,21 @@
  * a completed snapshot is never failed or processed again.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import { AfterCommit } from '../../platform/events/index.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
 import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
-import { digestTranscriptFile, type ParseStats } from './pool.ts';
+import { digestTranscriptToFile, type ParseStats } from './pool.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';
 import { jobLogger, type JobLogger } from '../../platform/jobs/log.ts';
 import type { JobContext } from '../../platform/jobs/queue.ts';
 import { describeTransient, transientKind } from '../../platform/jobs/transient.ts';
 import { ArtifactNotFoundError } from '../../platform/storage/index.ts';
-import type { Digest } from './digest.ts';
+import type { DigestSummary } from './digest.ts';
 import { LOST_REASON } from './sweeper.ts';
+import { TurnsFile } from './turns-file.ts';
 
 /**
  * Which snapshots an attempt of their job may (still) process and store: open ones, and ones the
@@ -58,14 +60,18 @@ export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: 
   if (!(await startAttempt(ctx, data.snapshotId))) return finishedElsewhere();
 
   const started = performance.now();
-  let digest: Digest;
+  let digest: DigestSummary;
   let parse: ParseStats | undefined;
+  // The turns come back in a file (turns-file.ts), read batch by batch while storing; removed on every path.
+  const turnsFile = new TurnsFile(path.join(ctx.config.dataDir, 'tmp'));
   try {
     // Within the parse budgets (MINDPRINT_PARSE_*): past one, a ParseBudgetError fails the snapshot at once.
-    digest = await ctx.store.withLocalFile(row.storageKey, (file) =>
-      digestTranscriptFile(file, row.kind as FileKind, { mindName: row.mindName, requestedSpeaker: row.snapshot.requestedSpeaker }, { budgets: ctx.config.parseBudgets }, { onStats: (s) => (parse = s) }),
+    digest = await ctx.store.withLocalFile(row.storageKey, async (file) =>
+      digestTranscriptToFile(file, row.kind as FileKind, { mindName: row.mindName, requestedSpeaker: row.snapshot.requestedSpeaker }, await turnsFile.prepare(), { budgets: ctx.config.parseBudgets }, { onStats: (s) => (parse = s) }),
     );
+    await turnsFile.open();
   } catch (err) {
+    await turnsFile.remove();
     return onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript', parse);
   }
 
@@ -73,16 +79,18 @@ export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: 
   let stored: boolean;
   const after = new AfterCommit();
   try {
-    stored = await store(ctx, row.snapshot, digest, after);
+    stored = await store(ctx, row.snapshot, digest, turnsFile, after);
   } catch (err) {
     return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
+  } finally {
+    await turnsFile.remove();
   }
   if (!stored) return finishedElsewhere();
   after.run();
   ctx.mindCache?.invalidate(row.snapshot.organizationId);
   ctx.database.noteBulkWrite();
   const ms = (x: number) => Math.round(x);
-  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turns.length, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
+  log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turnCount, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
 }
 
 /** What to do about an error of one attempt. */
@@ -161,8 +169,9 @@ async function fail(ctx: Deps, snapshotId: string, reason: string): Promise<void
 /**
  * Writes the analysis and completes the snapshot in one transaction. Returns false, having written
  * nothing, when the snapshot was deleted or another attempt of its job already completed it.
+ * The turns are read from their file as they are inserted, never all in memory at once.
  */
-async function store(ctx: Deps, snapshot: typeof snapshots.$inferSelect, digest: Digest, after: AfterCommit): Promise<boolean> {
+async function store(ctx: Deps, snapshot: typeof snapshots.$inferSelect, digest: DigestSummary, turnsFile: TurnsFile, after: AfterCommit): Promise<boolean> {
   const base = { organizationId: snapshot.organizationId, mindId: snapshot.mindId, snapshotId: snapshot.id };
   const { analysis, attribution } = digest;
   return ctx.db.transaction(async (tx) => {
@@ -177,9 +186,13 @@ async function store(ctx: Deps, snapshot: typeof snapshots.$inferSelect, digest:
     await tx.delete(psychometrics).where(eq(psychometrics.snapshotId, snapshot.id));
     await tx.delete(keyTopics).where(eq(keyTopics.snapshotId, snapshot.id));
     await tx.delete(findings).where(eq(findings.snapshotId, snapshot.id));
-    for (let i = 0; i < digest.turns.length; i += BATCH) {
-      await tx.insert(turns).values(digest.turns.slice(i, i + BATCH).map((t) => ({ ...base, ...t })));
+    let read = 0;
+    for await (const batch of turnsFile.batches(BATCH)) {
+      await tx.insert(turns).values(batch.map((t) => ({ ...base, ...t })));
+      read += batch.length;
     }
+    // A short file (a write cut off) must not complete a snapshot with turns missing.
+    if (read !== digest.turnCount) throw new Error(`The digest's turns file holds ${read} turns; the parser wrote ${digest.turnCount}`);
     if (analysis.psychometrics.length) {
       await tx.insert(psychometrics).values(analysis.psychometrics.map((p) => ({ ...base, instrument: p.instrument, name: p.name, score: p.score, percentile: p.percentile, confidence: p.confidence, note: p.note, evidence: p.evidence })));
     }

@@ -33,11 +33,12 @@ import { DEFAULT_PARSE_BUDGETS, heapMb, POOL_SIZE, wallMs, type ParseBudgets } f
 
 export { POOL_SIZE };
 import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError, type ParseLimit } from '../../lib/ingest/errors.ts';
-import type { Digest, DigestRequest } from './digest.ts';
+import type { Digest, DigestRequest, DigestSummary } from './digest.ts';
 
 /**
  * `parse` returns a Transcript; `labels` only its speaker labels (small to post back); `digest`
- * parses, attributes and analyses (snapshots/digest.ts).
+ * parses, attributes and analyses (snapshots/digest.ts): with `turnsFile`, the turns are written
+ * there (NDJSON) and only the rest comes back (a DigestSummary), so no message carries them all.
  */
 export interface TaskRequest {
   id: number;
@@ -46,6 +47,7 @@ export interface TaskRequest {
   kind: FileKind;
   opts: ParseOptions;
   digest?: DigestRequest;
+  turnsFile?: string;
 }
 
 export type TaskResponse =
@@ -132,13 +134,13 @@ class ParserPool {
   constructor(readonly options: PoolOptions) {}
 
   /** Runs a task; aborting `signal` drops it from the queue, or stops its process if it started. */
-  run<T>(op: TaskRequest['op'], path: string, kind: FileKind, opts: ParseOptions, digest?: DigestRequest, signal?: AbortSignal, onStats?: (s: ParseStats) => void): Promise<T> {
+  run<T>(op: TaskRequest['op'], path: string, kind: FileKind, opts: ParseOptions, digest?: DigestRequest, signal?: AbortSignal, onStats?: (s: ParseStats) => void, turnsFile?: string): Promise<T> {
     if (this.closed) return Promise.reject(new ParserPoolClosedError('The parser pool is closed'));
     return new Promise<T>((resolve, reject) => {
       const { timeoutMs, ...rest } = opts;
       const budgets = budgetsOf({ ...rest, budgets: { memoryMb: this.options.memoryMb, ...rest.budgets } });
       const task: Task = {
-        id: this.nextId++, op, path, kind, opts: { ...rest, budgets }, digest,
+        id: this.nextId++, op, path, kind, opts: { ...rest, budgets }, digest, turnsFile,
         budgets, wallMs: timeoutMs ?? wallMs(budgets), crashes: 0, startedAt: 0, cpuAtStartMs: 0, peakRssBytes: 0, onStats, resolve, reject,
       };
       if (signal) {
@@ -181,7 +183,7 @@ class ParserPool {
       task.peakRssBytes = 0;
       s.timer = setTimeout(() => this.fail(s, new ParseTimeoutError(`Parsing the file took longer than ${formatMs(task.wallMs)} and was stopped`)), task.wallMs);
       s.watch = setInterval(() => this.watch(s), WATCH_INTERVAL_MS);
-      const request: TaskRequest = { id: task.id, op: task.op, path: task.path, kind: task.kind, opts: task.opts, digest: task.digest };
+      const request: TaskRequest = { id: task.id, op: task.op, path: task.path, kind: task.kind, opts: task.opts, digest: task.digest, turnsFile: task.turnsFile };
       s.child.send(request);
     }
   }
@@ -434,6 +436,16 @@ export async function warmParserPool(): Promise<void> {
 /** Parses, attributes and analyses a file in a parser process (see snapshots/digest.ts). */
 export function digestTranscriptFile(path: string, kind: FileKind, digest: DigestRequest, opts: ParseOptions = {}, extras: RunExtras = {}): Promise<Digest> {
   return jobPool().run<Digest>('digest', path, kind, opts, digest, undefined, extras.onStats);
+}
+
+/**
+ * Like digestTranscriptFile, but the turns are written to `turnsFile` (one JSON turn per line, in
+ * order; the file is created or replaced) and only the summary crosses the process boundary: a
+ * large transcript's turns are never one message, nor all in this process at once. The caller
+ * owns the file (removes it on success and failure alike).
+ */
+export function digestTranscriptToFile(path: string, kind: FileKind, digest: DigestRequest, turnsFile: string, opts: ParseOptions = {}, extras: RunExtras = {}): Promise<DigestSummary> {
+  return jobPool().run<DigestSummary>('digest', path, kind, opts, digest, undefined, extras.onStats, turnsFile);
 }
 
 /**

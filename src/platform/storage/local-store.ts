@@ -238,15 +238,20 @@ export class LocalArtifactStore implements ArtifactStore {
 
 /**
  * Temp files a killed process leaves behind: spooled uploads (`${dataDir}/tmp/upload-<uuid>`,
- * src/features/snapshots/spool.ts) and, in the local store, the hidden `.<name>.<hex>.tmp` files of writes
- * (put above). A live one is never older than a request (the server's requestTimeout is 2
- * minutes, and the file is written to until then), so anything older than STALE_TEMP_MS is dead.
+ * src/features/snapshots/spool.ts), the turns a parser handed to a snapshot job
+ * (`${dataDir}/tmp/digest-<uuid>.ndjson`, src/features/snapshots/turns-file.ts) and, in the local
+ * store, the hidden `.<name>.<hex>.tmp` files of writes (put above). A live upload is never older
+ * than a request (the server's requestTimeout is 2 minutes, and the file is written to until
+ * then), so anything older than STALE_TEMP_MS is dead; a live digest file is written until its
+ * job opens it for reading, at once, and a file removed while open stays readable to its reader.
  */
 export const STALE_TEMP_MS = 15 * 60 * 1000;
 
 export interface TempSweep {
   /** Spooled uploads removed. */
   uploads: number;
+  /** Digests' turns files removed (jobs a killed process left). */
+  digests: number;
   /** Temp files of store writes removed (null: the store was not walked). */
   storeTemps: number | null;
 }
@@ -268,11 +273,14 @@ export async function sweepTempFiles(dataDir: string, opts: { olderThanMs: numbe
     }
   };
   let uploads = 0;
+  let digests = 0;
   const spool = path.join(dataDir, 'tmp');
   for (const entry of await readdir(spool, { withFileTypes: true }).catch(() => [])) {
-    if (entry.isFile() && /^upload-[0-9a-f-]{36}$/.test(entry.name) && (await removeIfStale(path.join(spool, entry.name)))) uploads++;
+    if (!entry.isFile()) continue;
+    if (/^upload-[0-9a-f-]{36}$/.test(entry.name) && (await removeIfStale(path.join(spool, entry.name)))) uploads++;
+    else if (/^digest-[0-9a-f-]{36}\.ndjson$/.test(entry.name) && (await removeIfStale(path.join(spool, entry.name)))) digests++;
   }
-  if (!opts.walkStore) return { uploads, storeTemps: null };
+  if (!opts.walkStore) return { uploads, digests, storeTemps: null };
   let storeTemps = 0;
   const pending = [path.resolve(dataDir, 'artifacts')];
   for (let dir = pending.pop(); dir !== undefined; dir = pending.pop()) {
@@ -282,5 +290,5 @@ export async function sweepTempFiles(dataDir: string, opts: { olderThanMs: numbe
       else if (entry.isFile() && /^\..+\.[0-9a-f]{12}\.tmp$/.test(entry.name) && (await removeIfStale(full))) storeTemps++;
     }
   }
-  return { uploads, storeTemps };
+  return { uploads, digests, storeTemps };
 }
