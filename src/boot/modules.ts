@@ -4,6 +4,7 @@
  */
 import type { Deps, Module } from '../deps.ts';
 import { mcpModule } from '../clients/mcp/module.ts';
+import { fidelityModule } from '../features/fidelity/index.ts';
 import { memoryModule } from '../features/memory/index.ts';
 import { questionnaireModule } from '../features/questionnaire/index.ts';
 import { simulationsModule } from '../features/simulations/index.ts';
@@ -11,7 +12,7 @@ import { snapshotsModule } from '../features/snapshots/index.ts';
 import { webModule } from '../clients/dashboard/module.ts';
 
 export async function loadModules(): Promise<Module[]> {
-  return [snapshotsModule, memoryModule, questionnaireModule, simulationsModule, webModule, mcpModule];
+  return [snapshotsModule, memoryModule, questionnaireModule, simulationsModule, fidelityModule, webModule, mcpModule];
 }
 
 export async function initModules(ctx: Deps): Promise<Module[]> {

@@ -9,6 +9,8 @@ export const QUEUE = {
   embedSnapshot: 'snapshot-embed',
   /** Questionnaire psychometrics of a snapshot answered by the configured LLM (src/features/questionnaire), after it completes. */
   questionnaire: 'snapshot-questionnaire',
+  /** The fidelity check of a mind (src/features/fidelity), after its snapshots change: at most one waiting per mind. */
+  fidelity: 'mind-fidelity',
 } as const;
 
 /** Model calls of one questionnaire run at most (5 batches, each possibly asked twice): its job may take that many call timeouts. */
@@ -30,5 +32,7 @@ export function queueDefinitions(config: Config): QueueDefinition[] {
       retryDelaySeconds: 30,
       expireInSeconds: Math.max(config.jobExpireSeconds, Math.ceil(((config.llm?.timeoutMs ?? 0) * QUESTIONNAIRE_CALLS) / 1000)),
     },
+    // Deterministic and offline: a retry covers a lost worker or a database blip.
+    { name: QUEUE.fidelity, retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: config.jobExpireSeconds },
   ];
 }
