@@ -108,14 +108,16 @@ describe(`fidelity check (${onPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => {
   });
 
   test('at most one check per mind waits: queueing again while one waits joins it', async () => {
+    const [{ organization_id: organizationId }] = await rows(s, sql`select organization_id from minds where id = ${obama}`);
+    // (Inside the transaction, only `tx`: PGlite runs one transaction at a time.)
     const queued = await s.ctx.db.transaction(async (tx) => [
-      await queueFidelity(tx, s.ctx.queue, { mindId: obama, organizationId: (await rows(s, sql`select organization_id from minds where id = ${obama}`))[0].organization_id }),
-      await queueFidelity(tx, s.ctx.queue, { mindId: obama, organizationId: 'ignored' }),
+      await queueFidelity(tx, s.ctx.queue, { mindId: obama, organizationId }),
+      await queueFidelity(tx, s.ctx.queue, { mindId: obama, organizationId }),
     ]);
     assert.deepEqual(queued, [true, false]);
   });
 
-  test('a new snapshot recomputes the check: pending on the old numbers, then ready on three conversations', async () => {
+  test('a new snapshot recomputes the check: ready again on three conversations, computed later', async () => {
     const before = await waitForFidelity(s, obama, (b) => b.status === 'ready' && b.current);
     await uploadDebate(s, obama, '2012-10-22');
     const f = await waitForFidelity(s, obama, (b) => b.status === 'ready' && b.conversations === 3);
