@@ -98,6 +98,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/minds/{mindId}/fidelity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fidelity check of a mind
+         * @description How faithfully the mind answers, measured on its own conversations: each is held out in turn (one long conversation alone is split in time), the questions asked in it are put to a mind built from the rest, and the answers are compared with what the person really said. Computed in the background after the mind’s snapshots change (at most one check per mind waiting), never in the request: `status` is `pending` until it is done, `ready`, or `insufficient` with the `reason` when there is too little to hold out (200 in every case).
+         */
+        get: operations["getMindFidelity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/minds/{mindId}/profile": {
         parameters: {
             query?: never;
@@ -858,6 +878,33 @@ export interface components {
              */
             turnId: string;
         };
+        FidelityExample: {
+            /**
+             * @description What another speaker asked the person in a held-out conversation
+             * @example What are the major differences between the two of you about how you would go about creating new jobs?
+             */
+            question: string;
+            /**
+             * @description What the person really answered (cut at 600 characters)
+             * @example Well, thank you very much, Jim, for this opportunity…
+             */
+            real: string;
+            /**
+             * @description What the mind built from the other conversations answered (cut at 600 characters)
+             * @example We have begun to fight back…
+             */
+            simulated: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+            /**
+             * @description This answer’s specificity: the share of the person’s other real answers in that conversation it is less close to than to its own
+             * @example 0.8
+             */
+            specificity: number | null;
+        };
         Finding: {
             confidence: number;
             /**
@@ -1009,6 +1056,81 @@ export interface components {
              * @example 2026-11-22T13:00:00.000Z
              */
             updatedAt: string | null;
+        };
+        MindFidelity: {
+            /**
+             * @description Share of questions the mind declined (an answer with no evidence)
+             * @example 0.03
+             */
+            abstentionRate: number | null;
+            /**
+             * @description The same with the question’s own words removed from every text: what the answer adds beyond echoing the question
+             * @example 0.63
+             */
+            beyondQuestion: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            computedAt: string | null;
+            /**
+             * @description Conversations (or halves of one long conversation) held out in turn
+             * @example 2
+             */
+            conversations: number;
+            /**
+             * @description Whether the numbers below were computed on the mind’s current memory (false while a recomputation is pending)
+             * @example true
+             */
+            current: boolean;
+            /**
+             * @description The embedder of the semantic memory it searched
+             * @example glove-6b-100d-sif@1
+             */
+            embedder: string | null;
+            /**
+             * @description The model that answered (the embedded extractive engine)
+             * @example mindprint-extractive-1
+             */
+            engine: string | null;
+            /** @description Two typical questions (specificity nearest the mean, not the best) with the real and the simulated answer */
+            examples: components["schemas"]["FidelityExample"][];
+            /**
+             * @description Median number of the person’s turns an answer quotes
+             * @example 1
+             */
+            medianSourceTurns: number | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /**
+             * @description Questions put to the held-out minds (n; at most 40, sampled the same way every time)
+             * @example 32
+             */
+            questions: number;
+            /**
+             * @description Why there is too little to check (status insufficient); else null
+             * @example One conversation with 12 turns of the person: a fidelity check needs a second conversation, or one of at least 40 turns of theirs to split in time.
+             */
+            reason: string | null;
+            /**
+             * @description Specificity AUC: how often a simulated answer is closer (TF-IDF cosine over the person’s words) to the person’s real answer than to their other real answers in the same conversation; 0.5 is chance
+             * @example 0.68
+             */
+            specificity: number | null;
+            /**
+             * @description pending: a check of the mind’s current memory is waiting or running (after a snapshot changed; the numbers, if any, are those of the previous check, `current: false`). ready: measured on the current memory. insufficient: too little to hold out (`reason` says why).
+             * @example ready
+             * @enum {string}
+             */
+            status: "pending" | "ready" | "insufficient";
+            /**
+             * @description The result in one plain sentence (what the dashboard’s trust line says)
+             * @example Moderate fidelity: asked 32 questions from its own 2 conversations, each held out in turn, the mind’s answer was closer to the person’s real answer than to their other answers 68% of the time (50% is chance); it declined 3%.
+             */
+            summary: string;
         };
         MindProfile: {
             /**
@@ -1979,7 +2101,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -1999,7 +2121,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2078,7 +2200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2116,7 +2238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2187,7 +2309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2243,7 +2365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2318,7 +2440,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2338,7 +2460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2411,7 +2533,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2449,7 +2571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2519,7 +2641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2557,7 +2679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2632,7 +2754,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2688,7 +2810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2756,7 +2878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2812,7 +2934,113 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMindFidelity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MindFidelity"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2888,7 +3116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -2926,7 +3154,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -2994,7 +3222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3032,7 +3260,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3104,7 +3332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3142,7 +3370,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3213,7 +3441,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3251,7 +3479,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3323,7 +3551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3388,7 +3616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3460,7 +3688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3498,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3574,7 +3802,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3630,7 +3858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3701,7 +3929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3739,7 +3967,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3811,7 +4039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3867,7 +4095,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -3938,7 +4166,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -3976,7 +4204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4045,7 +4273,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4110,7 +4338,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4183,7 +4411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4248,7 +4476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4317,7 +4545,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4364,7 +4592,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4433,7 +4661,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4471,7 +4699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4542,7 +4770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4580,7 +4808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4652,7 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4708,7 +4936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4782,7 +5010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4838,7 +5066,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4911,7 +5139,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -4931,7 +5159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -4999,7 +5227,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5019,7 +5247,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5090,7 +5318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5146,7 +5374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5228,7 +5456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5248,7 +5476,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5319,7 +5547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5366,7 +5594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5437,7 +5665,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5502,7 +5730,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5576,7 +5804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5641,7 +5869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5712,7 +5940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5777,7 +6005,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5845,7 +6073,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -5865,7 +6093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -5939,7 +6167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6004,7 +6232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6072,7 +6300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6128,7 +6356,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6294,7 +6522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6314,7 +6542,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */
@@ -6382,7 +6610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_FAILED: no API key, or a key that is unknown, revoked or expired */
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
             401: {
                 headers: {
                     /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
@@ -6402,7 +6630,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description RATE_LIMITED: too many requests with this API key, or too many failed authentications from this client address; wait `Retry-After` seconds */
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
             429: {
                 headers: {
                     /** @description Requests allowed in the window */

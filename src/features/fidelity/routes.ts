@@ -9,6 +9,7 @@ export const fidelityRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (a
   app.get('/minds/:mindId/fidelity', {
     schema: {
       tags: ['Analysis'],
+      operationId: 'getMindFidelity',
       summary: 'Fidelity check of a mind',
       description:
         'How faithfully the mind answers, measured on its own conversations: each is held out in turn (one long conversation alone is split in time), the questions asked in it are put to a mind built from the rest, and the answers are compared with what the person really said. ' +
