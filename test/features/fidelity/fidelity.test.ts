@@ -7,6 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { queueFidelity } from '../../../src/features/fidelity/job.ts';
 import { fixtureFile, rows, upload, waitForSnapshot } from '../../snapshots/support.ts';
@@ -32,6 +34,17 @@ async function uploadDebate(s: TestServer, mindId: string, date: string): Promis
   const done = await waitForSnapshot(s, mindId, res.body.mindAssessmentId);
   assert.equal(done.status, 'completed', JSON.stringify(done));
   return res.body.mindAssessmentId;
+}
+
+const BIN = fileURLToPath(new URL('../../../bin/mindprint.js', import.meta.url));
+
+/** `mindprint …` as a user runs it, against the test server. */
+function cli(s: TestServer, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...process.env, NO_COLOR: '1', MINDPRINT_URL: s.url, MINDPRINT_API_KEY: s.key }, timeout: 60_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, stdout, stderr });
+    });
+  });
 }
 
 const inUnit = (x: unknown) => typeof x === 'number' && x >= 0 && x <= 1;
@@ -97,6 +110,23 @@ describe(`fidelity check (${onPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => {
     assert.equal(f.specificity, null);
     assert.deepEqual(f.examples, []);
     assert.match(f.summary, /^Not enough to check this mind yet\./);
+  });
+
+  test('mindprint fidelity prints the trust line, the numbers and two examples; --json the service’s answer; an insufficient mind says why', async () => {
+    const f = await waitForFidelity(s, obama, (b) => b.status === 'ready' && b.current);
+    const r = await cli(s, ['fidelity', '--mind', 'Barack Obama', '--wait']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.startsWith(`Barack Obama: ${f.summary}\n`), r.stdout);
+    assert.match(r.stdout, /specificity AUC 0\.\d{3} \(0\.5 is chance\) · beyond the question 0\.\d{3} · abstained [01]\.\d{3} · median source turns \d/);
+    assert.match(r.stdout, new RegExp(`n = ${f.questions} questions from 2 conversations · engine mindprint-extractive-1`));
+    assert.equal([...r.stdout.matchAll(/^Example \d \(specificity .+\):\n  Q: .+\n  Real: .+\n  Simulated: .+$/gm)].length, 2, r.stdout);
+    const json = await cli(s, ['fidelity', '--mind', obama, '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), f);
+    const ada = await cli(s, ['fidelity', '--mind', 'Ada Lovelace', '--wait']);
+    assert.equal(ada.code, 0, ada.stderr);
+    assert.match(ada.stdout, /^Ada Lovelace: Not enough to check this mind yet\. One conversation with 2 turns/);
+    assert.doesNotMatch(ada.stdout, /specificity AUC/);
   });
 
   test('another organization’s mind is a 404; an unknown one too', async () => {
