@@ -16,7 +16,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
 
 export interface WebRoutesOptions {
   /** The API prefix the dashboard calls (config.basePath). */
