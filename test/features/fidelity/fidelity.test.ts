@@ -119,7 +119,7 @@ describe(`fidelity check (${onPostgres() ? 'PostgreSQL' : 'PGlite'})`, () => {
     assert.ok(r.stdout.startsWith(`Barack Obama: ${f.summary}\n`), r.stdout);
     assert.match(r.stdout, /specificity AUC 0\.\d{3} \(0\.5 is chance\) · beyond the question 0\.\d{3} · abstained [01]\.\d{3} · median source turns \d/);
     assert.match(r.stdout, new RegExp(`n = ${f.questions} questions from 2 conversations · engine mindprint-extractive-1`));
-    assert.equal([...r.stdout.matchAll(/^Example \d \(specificity .+\):\n  Q: .+\n  Real: .+\n  Simulated: .+$/gm)].length, 2, r.stdout);
+    assert.equal([...r.stdout.matchAll(/^Example \d \(specificity .+\):\n {2}Q: .+\n {2}Real: .+\n {2}Simulated: .+$/gm)].length, 2, r.stdout);
     const json = await cli(s, ['fidelity', '--mind', obama, '--json']);
     assert.equal(json.code, 0, json.stderr);
     assert.deepEqual(JSON.parse(json.stdout), f);
