@@ -6,6 +6,7 @@ import type { Deps, Module } from '../deps.ts';
 import { mcpModule } from '../clients/mcp/module.ts';
 import { keysModule } from '../features/keys/index.ts';
 import { exportsModule } from '../features/exports/index.ts';
+import { fidelityModule } from '../features/fidelity/index.ts';
 import { memoryModule } from '../features/memory/index.ts';
 import { mindsModule } from '../features/minds/index.ts';
 import { questionnaireModule } from '../features/questionnaire/index.ts';
@@ -19,7 +20,7 @@ import { webModule } from '../clients/dashboard/module.ts';
 
 /** In this order their routes are registered (and their `init` and `on` run). */
 export async function loadModules(): Promise<Module[]> {
-  return [mindsModule, tagsModule, keysModule, usageModule, usersModule, snapshotsModule, memoryModule, questionnaireModule, simulationsModule, exportsModule, webhooksModule, webModule, mcpModule];
+  return [mindsModule, tagsModule, keysModule, usageModule, usersModule, snapshotsModule, memoryModule, questionnaireModule, simulationsModule, fidelityModule, exportsModule, webhooksModule, webModule, mcpModule];
 }
 
 export async function initModules(ctx: Deps): Promise<Module[]> {

@@ -50,6 +50,8 @@ export type Psychometric = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/ps
 export type KeyTopic = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/topic-analysis', 'get'>['keyTopics'][number];
 export type Finding = ResponseOf<'/minds/{mindId}/snapshots/{snapshotId}/findings', 'get'>['findings'][number];
 export type MindProfile = ResponseOf<'/minds/{mindId}/profile', 'get'>;
+/** The fidelity check of a mind (GET /minds/{mindId}/fidelity). */
+export type MindFidelity = ResponseOf<'/minds/{mindId}/fidelity', 'get'>;
 export type SimulateInput = Omit<BodyOf<'/simulate', 'post'>, 'stream' | 'runInBackground'>;
 type SimulateAnswer = ResponseOf<'/simulate', 'post'>;
 export type SimulateResult = Extract<SimulateAnswer, { evidence: unknown }>;
@@ -375,6 +377,10 @@ export class MindprintClient {
   }
   getProfile(mindId: string): Promise<MindProfile> {
     return this.request('GET', `/minds/${enc(mindId)}/profile`);
+  }
+  /** How faithfully the mind answers, measured on its own conversations held out in turn (status pending, ready or insufficient). */
+  getMindFidelity(mindId: string): Promise<MindFidelity> {
+    return this.request('GET', `/minds/${enc(mindId)}/fidelity`);
   }
 
   // ── export and import ────────────────────────────────────────────────────

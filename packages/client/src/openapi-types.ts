@@ -118,6 +118,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/minds/{mindId}/fidelity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fidelity check of a mind
+         * @description How faithfully the mind answers, measured on its own conversations: each is held out in turn (one long conversation alone is split in time), the questions asked in it are put to a mind built from the rest, and the answers are compared with what the person really said. Computed in the background after the mind’s snapshots change (at most one check per mind waiting), never in the request: `status` is `pending` until it is done, `ready`, or `insufficient` with the `reason` when there is too little to hold out (200 in every case).
+         */
+        get: operations["getMindFidelity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/minds/{mindId}/profile": {
         parameters: {
             query?: never;
@@ -1018,6 +1038,33 @@ export interface components {
              */
             turnId: string;
         };
+        FidelityExample: {
+            /**
+             * @description What another speaker asked the person in a held-out conversation
+             * @example What are the major differences between the two of you about how you would go about creating new jobs?
+             */
+            question: string;
+            /**
+             * @description What the person really answered (cut at 600 characters)
+             * @example Well, thank you very much, Jim, for this opportunity…
+             */
+            real: string;
+            /**
+             * @description What the mind built from the other conversations answered (cut at 600 characters)
+             * @example We have begun to fight back…
+             */
+            simulated: string;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            snapshotId: string;
+            /**
+             * @description This answer’s specificity: the share of the person’s other real answers in that conversation it is less close to than to its own
+             * @example 0.8
+             */
+            specificity: number | null;
+        };
         Finding: {
             confidence: number;
             /**
@@ -1339,6 +1386,81 @@ export interface components {
             speaker: string;
             startMs: number | null;
             text: string;
+        };
+        MindFidelity: {
+            /**
+             * @description Share of questions the mind declined (an answer with no evidence)
+             * @example 0.03
+             */
+            abstentionRate: number | null;
+            /**
+             * @description The same with the question’s own words removed from every text: what the answer adds beyond echoing the question
+             * @example 0.63
+             */
+            beyondQuestion: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T13:00:00.000Z
+             */
+            computedAt: string | null;
+            /**
+             * @description Conversations (or halves of one long conversation) held out in turn
+             * @example 2
+             */
+            conversations: number;
+            /**
+             * @description Whether the numbers below were computed on the mind’s current memory (false while a recomputation is pending)
+             * @example true
+             */
+            current: boolean;
+            /**
+             * @description The embedder of the semantic memory it searched
+             * @example glove-6b-100d-sif@1
+             */
+            embedder: string | null;
+            /**
+             * @description The model that answered (the embedded extractive engine)
+             * @example mindprint-extractive-1
+             */
+            engine: string | null;
+            /** @description Two typical questions (specificity nearest the mean, not the best) with the real and the simulated answer */
+            examples: components["schemas"]["FidelityExample"][];
+            /**
+             * @description Median number of the person’s turns an answer quotes
+             * @example 1
+             */
+            medianSourceTurns: number | null;
+            /**
+             * Format: uuid
+             * @example 6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11
+             */
+            mindId: string;
+            /**
+             * @description Questions put to the held-out minds (n; at most 40, sampled the same way every time)
+             * @example 32
+             */
+            questions: number;
+            /**
+             * @description Why there is too little to check (status insufficient); else null
+             * @example One conversation with 12 turns of the person: a fidelity check needs a second conversation, or one of at least 40 turns of theirs to split in time.
+             */
+            reason: string | null;
+            /**
+             * @description Specificity AUC: how often a simulated answer is closer (TF-IDF cosine over the person’s words) to the person’s real answer than to their other real answers in the same conversation; 0.5 is chance
+             * @example 0.68
+             */
+            specificity: number | null;
+            /**
+             * @description pending: a check of the mind’s current memory is waiting or running (after a snapshot changed; the numbers, if any, are those of the previous check, `current: false`). ready: measured on the current memory. insufficient: too little to hold out (`reason` says why).
+             * @example ready
+             * @enum {string}
+             */
+            status: "pending" | "ready" | "insufficient";
+            /**
+             * @description The result in one plain sentence (what the dashboard’s trust line says)
+             * @example Moderate fidelity: asked 32 questions from its own 2 conversations, each held out in turn, the mind’s answer was closer to the person’s real answer than to their other answers 68% of the time (50% is chance); it declined 3%.
+             */
+            summary: string;
         };
         MindImported: {
             /**
@@ -3378,6 +3500,112 @@ export interface operations {
                 };
                 content: {
                     "application/vnd.mindprint.mind+json": components["schemas"]["MindBundle"];
+                };
+            };
+            /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_FAILED: no API key, or a key that is malformed, unknown, revoked or expired (only a refused key counts toward the failed-key limit) */
+            401: {
+                headers: {
+                    /** @description The RFC 6750 challenge: `Bearer realm="mindprint"`, with `error="invalid_token"` when a key was sent */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no such resource in the caller's organization (another organization's resource answers 404 too) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description REQUEST_TIMEOUT: the request was not received in full within 120 seconds; the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description URI_TOO_LONG: a path parameter is longer than 4,096 characters */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests with this API key, or too many refused keys from this client address (requests without a key never count); wait `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Requests allowed in the window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the window (0) */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds until a request may be sent again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description HEADERS_TOO_LARGE: the request line and headers together are over Node's 16 KB limit (a very long query string); the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database (or the file store) is unavailable for the moment; nothing was changed, send the same request again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before sending the request again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMindFidelity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mindId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MindFidelity"];
                 };
             };
             /** @description VALIDATION_FAILED: a parameter or body field is invalid (the message names it, e.g. `body.name`), or the body is malformed */

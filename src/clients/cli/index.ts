@@ -133,4 +133,18 @@ export function registerClientCommands(program: Command): void {
     .option('--json', 'print {delivery} as JSON')
     .addHelpText('after', `\n${CLIENT_ENV_HELP}\n`)
     .action((id: string, opts: ConnectionOptions & { json?: boolean }) => run(async () => (await import('./webhooks.ts')).runWebhooksTest(id, opts, withConnectionEnv(opts))));
+
+  connectionOptions(program.command('fidelity'))
+    .description(
+      'How faithfully a mind answers, measured on its own conversations: each is held out in turn, the questions asked in it are put to a mind built from the rest, ' +
+        'and the answers are compared with what the person really said. Prints the trust line, the numbers behind it and two example questions with the real and the simulated answer.',
+    )
+    .requiredOption('--mind <mindId|name>', 'the mind: its id, or its exact name (found by search; an ambiguous name is refused)')
+    .option('--wait', 'wait while the check is pending (computed in the background after the mind’s snapshots change)')
+    .option('--timeout <seconds>', 'give up waiting after this long (with --wait)', positiveSeconds, 300)
+    .option('--json', 'print the service’s answer (GET /minds/{id}/fidelity) as JSON')
+    .addHelpText('after', `\nExamples:\n  mindprint fidelity --mind "Ada Lovelace"\n  mindprint fidelity --mind 3f1c…e9 --wait --json\n\n${CLIENT_ENV_HELP}\n`)
+    .action((opts: ConnectionOptions & { mind: string; wait?: boolean; timeout: number; json?: boolean }) =>
+      run(async () => (await import('./fidelity.ts')).runFidelity(opts, withConnectionEnv(opts))),
+    );
 }

@@ -14,6 +14,7 @@ import { VERSION } from '../../platform/version.ts';
 import { McpConfigError, mcpSettingsFromEnv } from './env.ts';
 import type { ToolContext } from './tools/define.ts';
 import { registerMindTools } from './tools/minds.ts';
+import { registerFidelityTool } from './tools/fidelity.ts';
 import { registerProfileTool } from './tools/profile.ts';
 import { registerSimulateTool } from './tools/simulate.ts';
 import { registerSnapshotTools } from './tools/snapshots.ts';
@@ -34,6 +35,7 @@ export function createMindprintMcpServer(ctx: ToolContext): McpServer {
   registerUploadTools(server, ctx);
   registerSnapshotTools(server, ctx);
   registerProfileTool(server, ctx);
+  registerFidelityTool(server, ctx);
   registerSimulateTool(server, ctx);
   return server;
 }

@@ -11,6 +11,8 @@ export const QUEUE = {
   questionnaire: 'snapshot-questionnaire',
   /** One attempt to deliver a webhook message to one endpoint (src/features/webhooks); a failed one queues the next, later. */
   deliverWebhook: 'webhook-deliver',
+  /** The fidelity check of a mind (src/features/fidelity), after its snapshots change: at most one waiting per mind. */
+  fidelity: 'mind-fidelity',
 } as const;
 
 /** Model calls of one questionnaire run at most (5 batches, each possibly asked twice): its job may take that many call timeouts. */
@@ -36,5 +38,7 @@ export function queueDefinitions(config: Config): QueueDefinition[] {
     // about a day, features/webhooks/schedule.ts); pg-boss retries only a handler that threw (the
     // database unavailable). An attempt takes at most the 10 s timeout after resolving the host.
     { name: QUEUE.deliverWebhook, retryLimit: 5, retryDelaySeconds: 10, expireInSeconds: Math.max(60, config.jobExpireSeconds) },
+    // Deterministic and offline: a retry covers a lost worker or a database blip.
+    { name: QUEUE.fidelity, retryLimit: 2, retryDelaySeconds: 10, expireInSeconds: config.jobExpireSeconds },
   ];
 }

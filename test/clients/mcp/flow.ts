@@ -42,6 +42,7 @@ export const TOOLS = [
   'create_mind',
   'create_snapshot',
   'get_all_minds',
+  'get_mind_fidelity',
   'get_mind_profile',
   'get_signed_upload_url',
   'get_snapshot_status',
@@ -183,6 +184,21 @@ export async function useMind(mcp: Client, { mindId, snapshotId }: BuiltMind): P
   assert.match(profile.text, /Big Five \(percentile, confidence\)/);
   assert.deepEqual(profile.data.unlabelledFiles, []);
   assert.doesNotMatch(profile.text, /name no speakers/);
+
+  // The fidelity check, computed in the background once the snapshot completed: waited for here.
+  let fidelity = await call(mcp, 'get_mind_fidelity', { mindId });
+  for (let i = 0; fidelity.data.status === 'pending' && i < 240; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    fidelity = await call(mcp, 'get_mind_fidelity', { mindId });
+  }
+  assert.ok(['ready', 'insufficient'].includes(fidelity.data.status), fidelity.text);
+  assert.ok(fidelity.text.startsWith(`${PERSON}: ${fidelity.data.summary}`), fidelity.text);
+  if (fidelity.data.status === 'ready') {
+    // One long debate alone: its two halves are held out in turn.
+    assert.ok(fidelity.data.questions > 0 && fidelity.data.specificity >= 0 && fidelity.data.specificity <= 1, fidelity.text);
+    assert.match(fidelity.text, /specificity AUC 0\.\d{3} \(0\.5 is chance\)/);
+    for (const e of fidelity.data.examples) assert.ok(saidBy(turns, e.real.replace(/…$/, '').slice(0, 80)), `the real answer is his: ${e.real}`);
+  } else assert.ok(fidelity.data.reason, fidelity.text);
 
   const first = await call(mcp, 'simulate', { mindId, message: 'What would you do about taxes for the middle class?', snapshotId });
   assert.match(first.data.answer, /tax/i);

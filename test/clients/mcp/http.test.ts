@@ -147,6 +147,7 @@ test('every tool acts as the caller: another organization sees none of these min
     assert.deepEqual(all.data.minds, []);
     assert.match(all.text, /No minds yet/);
     assert.match(await callFails(stranger, 'get_mind_profile', { mindId: built.mindId }), /404 NOT_FOUND/);
+    assert.match(await callFails(stranger, 'get_mind_fidelity', { mindId: built.mindId }), /404 NOT_FOUND/);
     assert.match(await callFails(stranger, 'simulate', { mindId: built.mindId, message: 'Taxes?' }), /404 NOT_FOUND/);
     const mine = await call(stranger, 'create_mind', { name: 'Their Own' });
     const listed = await s.api('GET', `/minds/${mine.data.mind.id}`, undefined, other.key);

@@ -1,6 +1,7 @@
 /** One mind: its header, and the snapshots, profile and simulate tabs. */
 import { useEffect } from 'react';
 import { ErrorNote, fmtNum, Link, Tags, useLoad, useSession } from '../ui.tsx';
+import { FidelityLine } from './Fidelity.tsx';
 import { ProfileTab } from './Profile.tsx';
 import { SimulateTab } from './Simulate.tsx';
 import { SnapshotsTab } from './Snapshots.tsx';
@@ -89,6 +90,7 @@ export function MindPage({ mindId, tab }: { mindId: string; tab: MindTab }) {
           </dl>
         )}
       </div>
+      {m && <FidelityLine mindId={mindId} version={(snaps.data ?? []).map((s) => `${s.id}:${s.status}:${s.linked}`).join(',')} />}
       <nav className="tabs" aria-label="Mind">
         {tabs.map(([t, label]) => (
           <Link key={t} to={`/minds/${mindId}${t === 'snapshots' ? '' : `/${t}`}`} aria-current={tab === t ? 'page' : undefined}>
