@@ -3,50 +3,37 @@
  * lexical-index.ts), cached by key — a mind and the fingerprint of its snapshots in scope, so a
  * stale index is never asked for again and ages out.
  */
-/** Indexes (vector or lexical) by key, least recently used evicted first, bounded by entries and by bytes. */
+import { LRUCache } from 'lru-cache';
+
+/**
+ * Indexes (vector or lexical) by key, least recently used evicted first, bounded by entries and
+ * by bytes (lru-cache). An index's size is known once it has loaded: until then it counts one
+ * byte, then its byteLength (capped at the budget, so one huge index is still kept, alone).
+ */
 export class IndexCache<T extends { readonly byteLength: number }> {
-  private readonly entries = new Map<string, Promise<T>>();
-  private readonly bytes = new Map<string, number>();
-  private total = 0;
+  private readonly entries: LRUCache<string, Promise<T>>;
 
   constructor(
-    private readonly maxEntries = 200,
+    maxEntries = 200,
     private readonly maxBytes = 256 * 1024 * 1024,
-  ) {}
+  ) {
+    this.entries = new LRUCache({ max: maxEntries, maxSize: maxBytes, sizeCalculation: () => 1 });
+  }
 
   get(key: string, load: () => Promise<T>): Promise<T> {
-    let entry = this.entries.get(key);
-    if (entry) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return entry;
-    }
-    entry = load();
+    const hit = this.entries.get(key);
+    if (hit) return hit;
+    const entry = load();
     this.entries.set(key, entry);
     entry.then(
       (index) => {
-        if (this.entries.get(key) !== entry) return;
-        this.bytes.set(key, index.byteLength);
-        this.total += index.byteLength;
-        this.evict();
+        if (this.entries.peek(key) === entry) this.entries.set(key, entry, { size: Math.max(1, Math.min(index.byteLength, this.maxBytes)) });
       },
       // A failed load must not be remembered.
-      () => this.delete(key),
+      () => {
+        if (this.entries.peek(key) === entry) this.entries.delete(key);
+      },
     );
-    this.evict();
     return entry;
   }
-
-  private delete(key: string): void {
-    this.entries.delete(key);
-    this.total -= this.bytes.get(key) ?? 0;
-    this.bytes.delete(key);
-  }
-
-  private evict(): void {
-    while (this.entries.size > 1 && (this.entries.size > this.maxEntries || this.total > this.maxBytes)) {
-      this.delete(this.entries.keys().next().value!);
-    }
-  }
 }
-

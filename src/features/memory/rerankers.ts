@@ -7,6 +7,7 @@
  * pairs). Keyed by mind and scope fingerprint, so new or reprocessed snapshots adapt anew; an
  * adapted model is a few hundred bytes, so many minds fit.
  */
+import { LRUCache } from 'lru-cache';
 import { adaptToMind } from '../../engines/extractive/adapt.ts';
 import { rerankEmbedder, shippedModel, type RerankModel } from '../../engines/extractive/rerank/index.ts';
 import type { Db } from '../../platform/db/client.ts';
@@ -21,7 +22,8 @@ type Entry = { state: 'running'; done: Promise<void> } | { state: 'ready'; model
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class MindRerankers {
-  private readonly entries = new Map<string, Entry>();
+  /** By mind and scope, the least recently used dropped past MAX_MINDS. */
+  private readonly entries = new LRUCache<string, Entry>({ max: MAX_MINDS });
 
   constructor(private readonly onError: (err: unknown, mindId: string) => void = () => {}) {}
 
@@ -37,14 +39,9 @@ export class MindRerankers {
     const key = this.key(scope);
     if (!key) return null;
     const entry = this.entries.get(key);
-    if (entry) {
-      // Most recently used last, so the oldest is dropped first.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      return entry.state === 'ready' ? entry.model : undefined;
-    }
+    if (entry) return entry.state === 'ready' ? entry.model : undefined;
     const done = this.compute(db, scope, key);
-    this.set(key, { state: 'running', done });
+    this.entries.set(key, { state: 'running', done });
     return undefined;
   }
 
@@ -57,12 +54,6 @@ export class MindRerankers {
     return this.peek(db, scope) ?? null;
   }
 
-  private set(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    if (this.entries.size >= MAX_MINDS) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, entry);
-  }
-
   private async compute(db: Db, scope: MindScope, key: string): Promise<void> {
     let model: RerankModel | null = null;
     try {
@@ -73,6 +64,6 @@ export class MindRerankers {
       this.onError(err, scope.mindId);
     }
     // Only if the entry is still this computation's (it may have been evicted meanwhile).
-    if (this.entries.get(key)?.state === 'running') this.set(key, { state: 'ready', model });
+    if (this.entries.peek(key)?.state === 'running') this.entries.set(key, { state: 'ready', model });
   }
 }
