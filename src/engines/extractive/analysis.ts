@@ -10,6 +10,7 @@ import type { Phrase, QueryTerm, SocialIntent } from './query.ts';
 import { list } from './replies.ts';
 import { describeFeeling, feelingOf } from './sentiment.ts';
 import { contentStems, rawWords, termOf } from './text.ts';
+import { LRUCache } from 'lru-cache';
 
 /** Sentences stating a view: what the person thinks, in their words. */
 const STANCE = /\b(i think|i believe|i'm convinced|i am convinced|my view|in my view|the (real )?(question|point|key|problem|issue) is|what matters|the truth is|i feel|my philosophy|i'm a (big )?believer|my sense is|to me\b)/i;
@@ -31,14 +32,12 @@ export function shorten(text: string, max = 30): string {
 }
 
 /** Distinct content stems of a finding (the persona's findings come back with every answer). */
-const findingStemCache = new Map<string, ReadonlySet<string>>();
-const FINDING_CACHE_LIMIT = 5_000;
+const findingStemCache = new LRUCache<string, ReadonlySet<string>>({ max: 5_000 });
 function findingStems(f: PersonaCard['findings'][number]): ReadonlySet<string> {
   const text = `${f.statement} ${f.quote}`;
   let stems = findingStemCache.get(text);
   if (!stems) {
     stems = new Set(contentStems(text));
-    if (findingStemCache.size >= FINDING_CACHE_LIMIT) findingStemCache.delete(findingStemCache.keys().next().value!);
     findingStemCache.set(text, stems);
   }
   return stems;

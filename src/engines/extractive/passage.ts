@@ -15,6 +15,7 @@ import { BACK_REFERENCE, usableSpan } from './compose.ts';
 import { isFiller } from './filler.ts';
 import { contentStems, quotesBalanced, words, type SentenceSpan } from './text.ts';
 import { sentencesOf, turnEntry } from './turn-index.ts';
+import { LRUCache } from 'lru-cache';
 
 /** A sentence this short does not open a passage (it rides along inside one). */
 const MIN_OPENING_WORDS = 4;
@@ -69,13 +70,11 @@ const distinct = (xs: readonly string[]): string[] => [...new Set(xs)];
 
 const sentenceCache = new WeakMap<readonly SentenceSpan[], Basics>();
 /** usableSpan of each sentence of a turn and its distinct stems, per set of addressees (the same mind's, request after request). */
-const usableCache = new Map<string, WeakMap<readonly SentenceSpan[], { spans: (SentenceSpan | null)[]; stems: (string[] | null)[]; addressed: boolean[] }>>();
-const MAX_ADDRESSEE_SETS = 64;
+const usableCache = new LRUCache<string, WeakMap<readonly SentenceSpan[], { spans: (SentenceSpan | null)[]; stems: (string[] | null)[]; addressed: boolean[] }>>({ max: 64 });
 
 function usableSpans(spans: readonly SentenceSpan[], addressees: Addressees): { spans: (SentenceSpan | null)[]; stems: (string[] | null)[]; addressed: boolean[] } {
   let byTurn = usableCache.get(addressees.key);
   if (!byTurn) {
-    if (usableCache.size >= MAX_ADDRESSEE_SETS) usableCache.delete(usableCache.keys().next().value!);
     byTurn = new WeakMap();
     usableCache.set(addressees.key, byTurn);
   }

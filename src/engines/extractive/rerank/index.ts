@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { loadGloveModel, type GloveModel } from '../../../lib/embeddings/glove-sif.ts';
 import { FEATURE_VERSION, FEATURES, type Candidate } from './features.ts';
 import { checkModel, scoreRow, type RerankModel } from './model.ts';
+import { LRUCache } from 'lru-cache';
 
 export { candidatesFor, nextPart, turnVectors, FEATURES, FEATURE_VERSION, type Candidate, type CandidateInput, type Embed } from './features.ts';
 export { adapt, checkModel, fit, scoreRow, train, type Group, type RerankModel } from './model.ts';
@@ -32,8 +33,8 @@ export function rerank(candidates: readonly Candidate[], model: RerankModel = sh
 }
 
 /** Texts embedded so far (a turn's text comes back request after request). */
-const CACHE_LIMIT = 50_000;
-const cache = new Map<string, Float32Array>();
+/** Sentence vectors by text, the least recently used dropped past 50,000. */
+const cache = new LRUCache<string, Float32Array>({ max: 50_000 });
 
 /** One embedding function per model, so caches keyed by the function (turn vectors) hold across requests. */
 const embedders = new WeakMap<GloveModel, (text: string) => Float32Array>();
@@ -46,7 +47,6 @@ export function cachedEmbedder(model: GloveModel): (text: string) => Float32Arra
     let v = cache.get(text);
     if (!v) {
       v = model.embedOne(text);
-      if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
       cache.set(text, v);
     }
     return v;
