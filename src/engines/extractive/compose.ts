@@ -11,6 +11,7 @@ import type { FollowUpKind, QueryTerm } from './query.ts';
 import type { RankedTurn } from './rank.ts';
 import { contentStems, quoteRoles, quotesBalanced, spokenSentences, words, type SentenceSpan } from './text.ts';
 import { indexTurn, sentencesOf, turnEntry } from './turn-index.ts';
+import { LRUCache } from 'lru-cache';
 
 /** Answer length bounds, in words, whatever the person's habits. */
 const MIN_BUDGET = 12;
@@ -128,8 +129,7 @@ const NOT_A_NAME = /^(speaker|interviewer|host|moderator|audience|question|quest
  * ("Jim, if I can just respond…", "…for everybody, Candy.", "Candy?").
  */
 /** Compiled addressee patterns by speakers and own name (a pattern without the g flag keeps no state: shared safely). */
-const addresseePatterns = new Map<string, RegExp>();
-const MAX_ADDRESSEE_PATTERNS = 256;
+const addresseePatterns = new LRUCache<string, RegExp>({ max: 256 });
 
 export class Addressees {
   private readonly pattern: RegExp;
@@ -147,7 +147,6 @@ export class Addressees {
       return;
     }
     this.pattern = Addressees.compile(otherSpeakers, ownName);
-    if (addresseePatterns.size >= MAX_ADDRESSEE_PATTERNS) addresseePatterns.delete(addresseePatterns.keys().next().value!);
     addresseePatterns.set(key, this.pattern);
   }
 
