@@ -85,7 +85,7 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ ctx: Deps }> = async (app, 
       response: { 200: SuccessResponse, ...errorResponses(404) },
     },
   }, async (req) => {
-    await minds.deleteMind(db, req.caller, req.params.mindId, ctx.mindDeletionHooks);
+    await minds.deleteMind(ctx, req.caller, req.params.mindId);
     return { success: true };
   });
 

@@ -506,11 +506,14 @@ export async function deleteSnapshot(ctx: Deps, caller: Caller, mindId: string, 
 }
 
 /**
- * Mind deletion hook: the mind's folder goes with it, every artifact and whatever a replayed or
- * unfinished upload left there (rows cascade in the database).
+ * After a mind's deletion has committed (module.ts, `mind.deleted`): its folder goes, every
+ * artifact and whatever a replayed or unfinished upload left there (the rows went with the mind).
+ * Files first and rows after would leave a mind whose snapshots lost their files when the delete
+ * of rows fails; rows first leaves at worst files no row owns, which the artifact sweeper removes
+ * (sweeper.ts removeOrphanObjects) if this process dies or the store fails before they go.
  */
-export async function deleteMindArtifacts(ctx: Deps, caller: Caller, mindId: string): Promise<void> {
-  await ctx.store.deletePrefix(mindPrefix(caller.organizationId, mindId));
+export async function deleteMindArtifacts(ctx: Pick<Deps, 'store'>, organizationId: string, mindId: string): Promise<void> {
+  await ctx.store.deletePrefix(mindPrefix(organizationId, mindId));
 }
 
 export async function createSignedUrl(ctx: Deps, caller: Caller, mindId: string, query: { contentType: string; fileName: string }, publicBaseUrl: string) {
