@@ -124,7 +124,7 @@ export function simulationRoutes(s: RunServices, limits: StaleLimits): FastifyPl
         params: SimulationParams,
         response: { 200: Type.Object({ simulation: Simulation, messages: Type.Array(Message) }), ...errorResponses(403, 404) },
       },
-    }, async (req) => sims.getSimulation(db, req.caller, req.params.simulationId, limits));
+    }, async (req) => sims.getSimulation(s, req.caller, req.params.simulationId, limits));
 
     app.delete('/simulations/:simulationId', {
       schema: {
