@@ -13,10 +13,10 @@
  * transaction. What follows outside the database — the mind cache (its snapshot counts), waking
  * the worker — is handed to `after` and runs once the change has committed.
  */
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
-import { snapshots } from '../../platform/db/schema.ts';
+import { artifacts, snapshots } from '../../platform/db/schema.ts';
 import { inTransaction, type AfterCommit } from '../../platform/events/index.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';
 import type { QueueDefinition } from '../../platform/jobs/queue.ts';
@@ -162,4 +162,55 @@ export async function sweepLost(ctx: Services, queue: QueueDefinition, log: JobL
     }
     return rows.map((r) => r.id);
   });
+}
+
+// ─────────────────────────────────────────────────────────────────────────────────────────────
+// An artifact's upload, the other lifecycle of this feature (no events: nothing follows it):
+//
+//   claimUpload     awaiting_upload → uploading   a signed URL's PUT, or a presigned upload's first use
+//   markUploaded    uploading → uploaded          the bytes checked and stored
+//   abandonUpload   uploading → awaiting_upload   a refused body: the URL stays usable until it expires
+//   reopenUploads   uploading, cut short by a crash → awaiting_upload (the sweeper)
+//
+// While `uploading`, uploaded_at holds when that upload (or confirmation) began, so the sweeper
+// can tell one a crash cut short; once `uploaded`, it is when the bytes were stored.
+
+type ArtifactRow = typeof artifacts.$inferSelect;
+
+/** Claims an artifact's upload; of two requests at once, one gets the row. `also`: the URL's own conditions. */
+export async function claimUpload(db: Db, artifactId: string, also?: SQL): Promise<ArtifactRow | undefined> {
+  const [claimed] = await db
+    .update(artifacts)
+    .set({ status: 'uploading', uploadedAt: new Date() })
+    .where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'awaiting_upload'), also))
+    .returning();
+  return claimed;
+}
+
+/** What an upload found its bytes to be, once stored. */
+export type Upload = Pick<typeof artifacts.$inferInsert, 'kind' | 'autoCaptions' | 'size' | 'sha256' | 'contentType'> & { storageKey?: string };
+
+/** The upload is done; undefined when the row is gone (its mind deleted meanwhile) or the sweeper settled it. */
+export async function markUploaded(db: Db, artifactId: string, upload: Upload): Promise<ArtifactRow | undefined> {
+  const [updated] = await db
+    .update(artifacts)
+    .set({ ...upload, status: 'uploaded', uploadedAt: new Date() })
+    .where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'uploading')))
+    .returning();
+  return updated;
+}
+
+/** Back to waiting for the signed URL's PUT; the attempt's start time goes with it. Only from `uploading`: the sweeper may have settled it. */
+export async function abandonUpload(db: Db, artifactId: string): Promise<void> {
+  await db.update(artifacts).set({ status: 'awaiting_upload', uploadedAt: null }).where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'uploading')));
+}
+
+/** Reopens at most `batch` crashed uploads matching `reopenable` (rows claimed SKIP LOCKED); returns how many. */
+export async function reopenUploads(db: Db, reopenable: SQL, batch: number): Promise<number> {
+  const rows = rowsOf(
+    await db.execute(sql`update artifacts set status = 'awaiting_upload', uploaded_at = null
+      where id in (select id from artifacts where ${reopenable} limit ${batch} for update skip locked) and ${reopenable}
+      returning id`),
+  );
+  return rows.length;
 }

@@ -20,7 +20,7 @@ import { artifacts } from '../../platform/db/schema.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';
 import type { QueueDefinition } from '../../platform/jobs/queue.ts';
 import { ARTIFACTS_PREFIX, keysOf, parseArtifactKey, SIGNED_URL_SECONDS } from './service.ts';
-import { sweepLost } from './state.ts';
+import { reopenUploads, sweepLost } from './state.ts';
 
 export { LOST_REASON } from './state.ts';
 
@@ -173,13 +173,11 @@ async function reopenCrashedUploads(ctx: Deps, now: Date): Promise<number> {
   const c = cutoffs(ctx, now);
   const reopenable = sql`${stuckUpload(c)} and created_at >= ${c.expiredBefore}::timestamptz`;
   let reopened = 0;
-  await inBatches(
-    ctx,
-    (batch) => sql`update artifacts set status = 'awaiting_upload', uploaded_at = null
-      where id in (select id from artifacts where ${reopenable} limit ${batch} for update skip locked) and ${reopenable}
-      returning id`,
-    (rows) => void (reopened += rows.length),
-  );
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const n = await reopenUploads(ctx.db, reopenable, BATCH);
+    reopened += n;
+    if (n < BATCH) break;
+  }
   return reopened;
 }
 
