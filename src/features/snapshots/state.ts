@@ -73,10 +73,23 @@ export type Completion = Pick<
  * has written the turns). Emits `snapshot.completed`: the semantic index and the questionnaire
  * follow in this transaction. False when the snapshot was already completed or is gone.
  */
-export async function complete(ctx: Services, tx: Db, snapshotId: string, completion: Completion, after: AfterCommit): Promise<boolean> {
+export async function complete(ctx: Services, tx: Db, snapshotId: string, c: Completion, after: AfterCommit): Promise<boolean> {
   const [row] = await tx
     .update(snapshots)
-    .set({ ...completion, status: 'completed', error: null, completedAt: new Date(), updatedAt: new Date() })
+    .set({
+      status: 'completed',
+      error: null,
+      mindSpeaker: c.mindSpeaker,
+      attribution: c.attribution,
+      speakersLabelled: c.speakersLabelled,
+      speakers: c.speakers,
+      mindWords: c.mindWords,
+      psychometricCount: c.psychometricCount,
+      keyTopicCount: c.keyTopicCount,
+      findingCount: c.findingCount,
+      completedAt: new Date(),
+      updatedAt: new Date(),
+    })
     .where(and(eq(snapshots.id, snapshotId), inArray(snapshots.status, [...UNFINISHED])))
     .returning({ organizationId: snapshots.organizationId, mindId: snapshots.mindId });
   if (!row) return false;
