@@ -5,7 +5,6 @@ import type { Database, Db } from './platform/db/client.ts';
 import type { JobQueue } from './platform/jobs/queue.ts';
 import type { ChangeFeed } from './platform/db/change-feed.ts';
 import type { MindCache } from './features/minds/index.ts';
-import type { MindDeletionHook } from './features/minds/index.ts';
 import type { EventBus, Subscriptions } from './platform/events/index.ts';
 import type { ArtifactStore } from './platform/storage/index.ts';
 import type { UsageRecorder } from './features/usage/index.ts';
@@ -41,8 +40,6 @@ export interface Deps {
   log: JobLogger;
   /** HMAC secret for local signed upload URLs, shared by every replica through the database. */
   signingSecret: string;
-  /** Run before a mind's rows are deleted (modules that keep files for a mind register here). */
-  mindDeletionHooks: MindDeletionHook[];
   /**
    * Single-mind read cache. Invalidated by this process's own writes and, on PostgreSQL, by the
    * change feed (every process's committed writes); null in processes that serve no reads.
@@ -65,7 +62,7 @@ export type Routes = FastifyPluginAsyncTypebox<{ deps: Deps }>;
  */
 export interface Module {
   name: string;
-  /** Called once per process, before routes and workers: register deletion hooks, warm caches. */
+  /** Called once per process, before routes and workers: schedule sweeps, warm caches. */
   init?(ctx: Deps): Promise<void>;
   /** What this module does when another's state changes: runs inside that change's transaction. */
   on?(ctx: Deps): Subscriptions;

@@ -59,7 +59,7 @@ export async function openContext(config: Config, opts: OpenContextOptions = {})
   const memory = new Memory(database, createEmbedder(config.embeddings), config.vectorSearch, config.lexicalSearch);
   const rerankers = new MindRerankers((err, mindId) => log.error({ err, mindId }, 'adapting the reranker to the mind failed; the shipped model answers'));
   const engines = createEngineRegistry(config.llm, config.defaultModel);
-  const ctx: Deps = { config, database, db: database.db, auth, usage, queue, store, signingSecret, events: new EventBus(), engines, memory, rerankers, personas: new PersonaCache(), log, mindDeletionHooks: [], mindCache, changeFeed };
+  const ctx: Deps = { config, database, db: database.db, auth, usage, queue, store, signingSecret, events: new EventBus(), engines, memory, rerankers, personas: new PersonaCache(), log, mindCache, changeFeed };
   return {
     ...ctx,
     async close() {

@@ -8,7 +8,8 @@ export { FALLBACK_TURNS, MAX_CANDIDATES, MAX_CITED_TURNS, OPENING_SEQ, OPENING_T
 export { leansOnConversation, recall, type Recall, type RecallOptions } from './recall.ts';
 export { Memory, type LexicalSearch, type VectorSearch } from './service.ts';
 export { LexicalIndex, type LexicalHit, type LexicalTurn } from './lexical-index.ts';
-export { embedSnapshot, queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
+export { embedSnapshot } from './indexer.ts';
+export { queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './state.ts';
 export { IndexCache } from './index-cache.ts';
 export { VectorIndex } from './vector-index.ts';
 export { MindRerankers } from './rerankers.ts';

@@ -2,8 +2,8 @@
  * The semantic index: every turn of the mind, and the question it answered, embedded after the
  * snapshot is stored — in a job of its own (QUEUE.embedSnapshot), so `completed` never waits for
  * an embedding provider. The snapshot row says where its index stands (embedder, embeddedAt,
- * embeddingError); a change of embedder re-embeds every snapshot in the background (the sweep
- * below, at worker start and at each maintenance interval).
+ * embeddingError; written by state.ts only); a change of embedder re-embeds every snapshot in the
+ * background (state.ts queueStaleSnapshots, at worker start and at each maintenance interval).
  *
  * Idempotent: a run embeds only the turns that lack a vector of the current embedder and
  * upserts them, so a retried or duplicated job costs nothing twice; the snapshot is marked
@@ -11,67 +11,16 @@
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
+import type { EventBus } from '../../platform/events/index.ts';
 import { EmbeddingError } from '../../lib/embeddings/index.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';
-import type { JobContext, JobQueue } from '../../platform/jobs/queue.ts';
-import { QUEUE } from '../../platform/jobs/queues.ts';
+import type { JobContext } from '../../platform/jobs/queue.ts';
 import type { Memory } from './service.ts';
+import { failEmbedding, leaveToOtherEmbedder, markIndexed, type EmbedSnapshotJob } from './state.ts';
 import { encodeVector, isZero, vectorLiteral } from './vectors.ts';
 
 /** Turns embedded per round trip (texts and their questions: up to twice as many texts). */
 export const EMBED_BATCH = 256;
-/** Snapshots queued per sweep transaction. */
-const SWEEP_BATCH = 500;
-
-export interface EmbedSnapshotJob {
-  snapshotId: string;
-  /** The embedder it was queued for: a process configured with another one leaves it (see embedSnapshot). */
-  embedder?: string;
-}
-
-/**
- * Queues the embedding of a snapshot whose turns were just (re)written, inside the caller's
- * transaction: the index state goes back to "not embedded" with the turns it described.
- */
-export async function queueEmbedding(tx: Db, queue: JobQueue, snapshotId: string, embedderId: string): Promise<void> {
-  await tx.execute(sql`update snapshots set embedder = null, embedded_at = null, embedding_error = null, embedding_queued = ${embedderId}
-    where id = ${snapshotId}`);
-  await queue.send(tx, QUEUE.embedSnapshot, { snapshotId, embedder: embedderId } satisfies EmbedSnapshotJob);
-}
-
-/**
- * Queues every completed snapshot whose index is not of the current embedder and not already
- * queued for it: the re-embedding after a change of embedder, and snapshots stored before the
- * semantic index existed. `retryFailed` also takes the ones whose last job failed (at start).
- * One transaction per batch; the rows are claimed (embedding_queued) so processes starting
- * together queue each snapshot once. Returns how many were queued.
- */
-export async function queueStaleSnapshots(memory: Memory, queue: JobQueue, opts: { retryFailed?: boolean } = {}): Promise<number> {
-  const id = memory.embedder.id;
-  let total = 0;
-  for (;;) {
-    const claimed = await memory.db.transaction(async (tx) => {
-      const rows = rowsOf<{ id: string }>(
-        await tx.execute(sql`
-          update snapshots set embedding_queued = ${id}, embedding_error = null
-          where id in (
-            select s.id from snapshots s
-            where s.status = 'completed' and (s.embedder is distinct from ${id} or s.embedded_at is null)
-              and s.embedding_queued is distinct from ${id}
-              ${opts.retryFailed ? sql`` : sql`and s.embedding_error is null`}
-            order by s.completed_at
-            limit ${SWEEP_BATCH}
-            for update skip locked)
-          returning id`),
-      );
-      for (const r of rows) await queue.send(tx, QUEUE.embedSnapshot, { snapshotId: r.id, embedder: id } satisfies EmbedSnapshotJob);
-      return rows.length;
-    });
-    total += claimed;
-    if (claimed < SWEEP_BATCH) return total;
-  }
-}
-
 interface TurnToEmbed {
   id: string;
   organization_id: string;
@@ -80,16 +29,13 @@ interface TurnToEmbed {
   context: string | null;
 }
 
-/** The job handler for QUEUE.embedSnapshot. */
-export async function embedSnapshot(memory: Memory, data: EmbedSnapshotJob, job: JobContext, log: JobLogger): Promise<void> {
+/** The job handler for QUEUE.embedSnapshot; `events` receive `snapshot.indexed` (none in benchmarks). */
+export async function embedSnapshot(memory: Memory, data: EmbedSnapshotJob, job: JobContext, log: JobLogger, events: EventBus | null = null): Promise<void> {
   const { db, embedder } = memory;
   const started = performance.now();
   if (data.embedder && data.embedder !== embedder.id) {
-    // Queued by a process with another embedder (replicas configured differently, or a rolling
-    // change of configuration): not this process's space. Unclaim it, so the sweep of a process
-    // with the embedder of the moment queues it again for that one.
     log.warn({ snapshotId: data.snapshotId, jobId: job.id, queuedFor: data.embedder, embedder: embedder.id }, 'semantic index: job queued for another embedder; left to the processes configured with it');
-    await db.execute(sql`update snapshots set embedding_queued = null where id = ${data.snapshotId} and embedding_queued = ${data.embedder}`);
+    await leaveToOtherEmbedder(db, data.snapshotId, data.embedder);
     return;
   }
   const [snap] = rowsOf<{ status: string; embedder: string | null; embedded_at: unknown }>(
@@ -128,15 +74,11 @@ export async function embedSnapshot(memory: Memory, data: EmbedSnapshotJob, job:
     }
     log.error({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, err }, 'semantic index: embedding failed');
     // Not queued any more: the sweep at the next start tries again (after a fix of the configuration, say).
-    await db.execute(sql`update snapshots set embedding_error = ${reason}, embedding_queued = null where id = ${data.snapshotId} and status = 'completed'`);
+    await failEmbedding(db, data.snapshotId, reason);
     return;
   }
   // Embedded only if every mind turn has a vector of this embedder (turns rewritten meanwhile would not).
-  await db.execute(sql`
-    update snapshots s set embedder = ${embedder.id}, embedded_at = now(), embedding_error = null
-    where s.id = ${data.snapshotId} and s.status = 'completed'
-      and not exists (select 1 from turns t where t.snapshot_id = s.id and t.is_mind
-        and not exists (select 1 from turn_embeddings e where e.turn_id = t.id and e.embedder = ${embedder.id}))`);
+  await markIndexed(db, events, data.snapshotId, embedder.id);
   // PGlite has no autovacuum: planner statistics of turn_embeddings follow (debounced ANALYZE).
   if (embedded > 0) memory.database.noteBulkWrite();
   log.info({ snapshotId: data.snapshotId, jobId: job.id, embedder: embedder.id, turns: embedded, ms: Math.round(performance.now() - started) }, 'semantic index: snapshot embedded');

@@ -5,7 +5,8 @@
 import type { Module } from '../../deps.ts';
 import { jobLogger } from '../../platform/jobs/log.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
-import { embedSnapshot, queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './indexer.ts';
+import { embedSnapshot } from './indexer.ts';
+import { queueEmbedding, queueStaleSnapshots, type EmbedSnapshotJob } from './state.ts';
 import { memoryRoutes } from './routes.ts';
 
 /** Embedding jobs at once per process: the offline embedder is CPU-bound, a provider waits on the network. */
@@ -24,7 +25,7 @@ export const memoryModule: Module = {
   async startWorkers(ctx) {
     const memory = ctx.memory;
     const log = jobLogger(ctx.config);
-    await ctx.queue.work<EmbedSnapshotJob>(QUEUE.embedSnapshot, WORKER_CONCURRENCY, (data, job) => embedSnapshot(memory, data, job, log));
+    await ctx.queue.work<EmbedSnapshotJob>(QUEUE.embedSnapshot, WORKER_CONCURRENCY, (data, job) => embedSnapshot(memory, data, job, log, ctx.events));
     // Snapshots of another embedder (a changed configuration) or from before the semantic index,
     // and those whose last attempt failed: re-embedded in the background. Then at each maintenance.
     const queued = await queueStaleSnapshots(memory, ctx.queue, { retryFailed: true });

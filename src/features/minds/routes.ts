@@ -85,7 +85,7 @@ export const mindRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       response: { 200: SuccessResponse, ...errorResponses(404) },
     },
   }, async (req) => {
-    await minds.deleteMind(db, req.caller, req.params.mindId, deps.mindDeletionHooks);
+    await minds.deleteMind(deps, req.caller, req.params.mindId);
     return { success: true };
   });
 

@@ -5,6 +5,8 @@
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
+import type { Deps } from '../../deps.ts';
+import { inTransaction } from '../../platform/events/index.ts';
 import { lockForTransaction, rowsOf, runStatement, statement, type Db } from '../../platform/db/client.ts';
 import { digitalTwins, minds } from '../../platform/db/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -14,9 +16,6 @@ import { SEARCH_LIMIT, type CreateMindBody, type DigitalTwin, type Mind, type Up
 import { searchPatterns } from './search.ts';
 import { refreshSearchText } from '../../platform/db/search-text.ts';
 import { slugify } from './slug.ts';
-
-/** Called before a mind is deleted, so modules that keep files for it (artifacts) can remove them. */
-export type MindDeletionHook = (caller: Caller, mindId: string) => Promise<void>;
 
 interface MindRow {
   id: string;
@@ -250,15 +249,20 @@ export async function setMindTags(db: Db, caller: Caller, mindId: string, tagNam
   return getMind(db, caller, mindId);
 }
 
-/** Deletes the mind and, through cascades, its twin, tag links, snapshots, turns, analysis and simulations. */
-export async function deleteMind(db: Db, caller: Caller, mindId: string, beforeDelete: MindDeletionHook[] = []): Promise<void> {
-  await assertMindExists(db, caller, mindId);
-  for (const hook of beforeDelete) await hook(caller, mindId);
-  const deleted = await db
-    .delete(minds)
-    .where(and(eq(minds.id, mindId), eq(minds.organizationId, caller.organizationId)))
-    .returning({ id: minds.id });
-  if (!deleted.length) throw notFound('Mind');
+/**
+ * Deletes the mind and, through cascades, its twin, tag links, snapshots, turns, analysis and
+ * simulations, emitting `mind.deleted` in the same transaction: what keeps more of a mind
+ * (the snapshots' stored files) follows the event, after the commit.
+ */
+export async function deleteMind(ctx: Pick<Deps, 'db' | 'events'>, caller: Caller, mindId: string): Promise<void> {
+  await inTransaction(ctx.db, async (tx, after) => {
+    const [deleted] = await tx
+      .delete(minds)
+      .where(and(eq(minds.id, mindId), eq(minds.organizationId, caller.organizationId)))
+      .returning({ id: minds.id });
+    if (!deleted) throw notFound('Mind');
+    await ctx.events.emit(tx, 'mind.deleted', { organizationId: caller.organizationId, mindId }, after);
+  });
 }
 
 export async function getDefaultTwinId(db: Db, mindId: string): Promise<string | null> {

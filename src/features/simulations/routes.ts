@@ -126,7 +126,7 @@ export const simulationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       params: SimulationParams,
       response: { 200: Type.Object({ simulation: Simulation, messages: Type.Array(Message) }), ...errorResponses(403, 404) },
     },
-  }, async (req) => sims.getSimulation(db, req.caller, req.params.simulationId, limits));
+  }, async (req) => sims.getSimulation(deps, req.caller, req.params.simulationId, limits));
 
   app.delete('/simulations/:simulationId', {
     schema: {

@@ -22,9 +22,10 @@ import { UnknownModelError, type EngineRegistry } from '../../engines/registry.t
 import { loadMindScope, recall, retrieveMemory, type MindScope } from '../memory/index.ts';
 import type { AnswerWarning, SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';
+import { endMessage, startBackgroundRun } from './state.ts';
 
 /** What a run uses of the process's Deps (benchmarks pass their own). */
-export type RunServices = Pick<Deps, 'db' | 'queue' | 'engines' | 'personas' | 'memory' | 'rerankers' | 'config' | 'log'>;
+export type RunServices = Pick<Deps, 'db' | 'events' | 'queue' | 'engines' | 'personas' | 'memory' | 'rerankers' | 'config' | 'log'>;
 
 export interface PreparedRun {
   caller: Caller;
@@ -211,30 +212,14 @@ export function runErrorOf(err: unknown): RunError {
   return { code: 'internal', message: 'The simulation failed on our side' };
 }
 
-/**
- * Final state of the assistant message, and the conversation's last activity, in one statement;
- * never overwrites a message that already ended (a retried job racing a lost one). A failed
- * message keeps the text streamed before the failure (`partial`).
- */
-async function finish(db: Db, messageId: string, outcome: { result: RunResult; model: string } | { error: RunError; partial?: string; model?: string }): Promise<void> {
-  const content: MessageContent | null =
-    'result' in outcome
-      ? { text: outcome.result.text, evidence: outcome.result.evidence, analysis: outcome.result.analysis, model: outcome.model, ...(outcome.result.warnings.length ? { warnings: outcome.result.warnings } : {}) }
-      : outcome.partial
-        ? { text: outcome.partial, ...(outcome.model ? { model: outcome.model } : {}) }
-        : null;
-  const status = 'result' in outcome ? 'completed' : 'failed';
-  const errors = 'result' in outcome ? null : [outcome.error];
-  await db.execute(sql`
-    with m as (
-      update messages set status = ${status},
-        content = ${content === null ? sql`content` : sql`${JSON.stringify(content)}::jsonb`},
-        errors = ${errors === null ? null : JSON.stringify(errors)}::jsonb,
-        completed_at = now(), updated_at = now()
-      where id = ${messageId} and status in ('pending', 'streaming')
-      returning conversation_id
-    )
-    update simulations set updated_at = now() where id in (select conversation_id from m)`);
+/** The assistant message's final state (state.ts endMessage): a failed one keeps the text streamed before the failure (`partial`). */
+async function finish(s: RunServices, messageId: string, outcome: { result: RunResult; model: string } | { error: RunError; partial?: string; model?: string }): Promise<void> {
+  if ('result' in outcome) {
+    await endMessage(s, messageId, { status: 'completed', content: { text: outcome.result.text, evidence: outcome.result.evidence, analysis: outcome.result.analysis, model: outcome.model, ...(outcome.result.warnings.length ? { warnings: outcome.result.warnings } : {}) } });
+    return;
+  }
+  const content: MessageContent | null = outcome.partial ? { text: outcome.partial, ...(outcome.model ? { model: outcome.model } : {}) } : null;
+  await endMessage(s, messageId, { status: 'failed', content, error: outcome.error });
 }
 
 /** While an answer streams, its text so far is stored at most this often, so readers of the conversation see it grow. */
@@ -328,7 +313,7 @@ export async function executeRun(
     const generated = await engine.generate({ ...input, signal: opts.signal }, onDelta);
     const result: RunResult = { ...generated, warnings: await answerWarnings(s.db, scope.organizationId, scope.mindName, generated.evidence) };
     await partial?.flush();
-    await finish(s.db, ids.messageId, { result, model: engine.id });
+    await finish(s, ids.messageId, { result, model: engine.id });
     return result;
   } catch (err) {
     if (opts.retryable?.(err)) throw err;
@@ -337,7 +322,7 @@ export async function executeRun(
     // Callers are told what failed, not where the provider is: the operator's detail is logged here.
     else if (err instanceof LlmEngineError && err.code !== 'aborted') s.log?.error({ engineCode: err.code, providerStatus: err.providerStatus, detail: err.message, messageId: ids.messageId }, 'simulation failed: LLM provider');
     await partial?.flush();
-    await finish(s.db, ids.messageId, { error, partial: partial?.text(), model: engine.id }).catch((e: unknown) =>
+    await finish(s, ids.messageId, { error, partial: partial?.text(), model: engine.id }).catch((e: unknown) =>
       s.log?.error({ err: e, messageId: ids.messageId }, 'could not mark simulation message failed'),
     );
     throw err;
@@ -409,9 +394,9 @@ export async function runSimulationJob(s: RunServices, data: SimulationJob, job:
   // Deleted meanwhile (simulation or mind), or already finished by an earlier attempt.
   if (!row || (row.status !== 'pending' && row.status !== 'streaming')) return;
   const seq = Number(row.seq);
-  const fail = (error: RunError) => finish(s.db, row.id, { error });
+  const fail = (error: RunError) => finish(s, row.id, { error });
   if (!row.text) return fail({ code: 'internal', message: 'The question of this simulation message is missing' });
-  await s.db.update(messages).set({ startedAt: new Date(), updatedAt: new Date() }).where(sql`${messages.id} = ${row.id} and ${messages.status} = 'pending'`);
+  await startBackgroundRun(s.db, row.id);
 
   const loaded = await loadMindScope(s.db, data.organizationId, row.mind_id, row.as_of_snapshot_id, s.memory?.embedder.id ?? null);
   if (!loaded) return; // the mind is gone, and its simulations with it

@@ -6,12 +6,14 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Config } from '../../config.ts';
+import type { Deps } from '../../deps.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
 import { simulations, simulationShares, users } from '../../platform/db/schema.ts';
 import { forbidden, invalid, notFound } from '../../platform/errors.ts';
 import { iso } from '../../platform/http/schemas.ts';
 import { toUser } from '../users/index.ts';
 import type { ListSimulationsQuery, Message, ShareBody, Simulation } from './schemas.ts';
+import { failStaleMessages } from './state.ts';
 
 export interface SimulationAccess {
   id: string;
@@ -195,10 +197,12 @@ export async function messagesOf(db: Db, simulationId: string): Promise<Message[
   }));
 }
 
-export async function getSimulation(db: Db, caller: Caller, simulationId: string, limits?: StaleLimits): Promise<{ simulation: Simulation; messages: Message[] }> {
+/** The conversation; with `limits`, its messages whose run cannot finish any more are failed first (state.ts). */
+export async function getSimulation(s: Pick<Deps, 'db' | 'events'>, caller: Caller, simulationId: string, limits?: StaleLimits): Promise<{ simulation: Simulation; messages: Message[] }> {
+  const { db } = s;
   await checkAccess(db, caller, simulationId);
   let [simulation, messages] = await Promise.all([simulationById(db, caller, simulationId), messagesOf(db, simulationId)]);
-  if (limits && messages.some((m) => isStale(m, limits, Date.now())) && (await failStaleMessages(db, simulationId, limits)) > 0) {
+  if (limits && messages.some((m) => isStale(m, limits, Date.now())) && (await failStaleMessages(s, simulationId, limits)) > 0) {
     [simulation, messages] = await Promise.all([simulationById(db, caller, simulationId), messagesOf(db, simulationId)]);
   }
   return { simulation, messages };
@@ -272,20 +276,4 @@ export function staleLimits(config: Config, retryLimit: number): StaleLimits {
   const streamingMs = config.llm ? 2 * config.llm.timeoutMs + 60_000 : 5 * 60_000;
   const attempts = (retryLimit + 1) * Math.max(config.jobExpireSeconds * 1000, streamingMs);
   return { streamingMs, pendingMs: Math.max(60 * 60_000, attempts + 5 * 60_000) };
-}
-
-/**
- * Marks `failed` the unfinished messages of a conversation whose run cannot finish any more (the
- * server stopped mid-stream, or a job's attempts all died), so no message stays unfinished for
- * ever. Done when a conversation is read, which needs no timer in any process.
- */
-export async function failStaleMessages(db: Db, simulationId: string, limits: StaleLimits): Promise<number> {
-  const interrupted = JSON.stringify([{ code: 'interrupted', message: 'The run producing this message stopped before it finished' }]);
-  const rows = await db.execute(sql`
-    update messages set status = 'failed', errors = ${interrupted}::jsonb, completed_at = now(), updated_at = now()
-    where conversation_id = ${simulationId} and (
-      (status = 'streaming' and coalesce(started_at, created_at) < now() - make_interval(secs => ${limits.streamingMs / 1000}))
-      or (status = 'pending' and created_at < now() - make_interval(secs => ${limits.pendingMs / 1000})))
-    returning id`);
-  return rowsOf(rows).length;
 }

@@ -11,8 +11,18 @@ import { artifactSweepSchedule, sweepLostSnapshots } from './sweeper.ts';
 /** Memory bank snapshots: upload, processing pipeline, analysis endpoints, profile. */
 export const snapshotsModule: Module = {
   name: 'snapshots',
+  on: (ctx) => ({
+    // A deleted mind's files go once its rows are gone (committed): a failure, or a process that
+    // dies first, leaves orphans that the artifact sweeper removes.
+    'mind.deleted': async (_tx, e, after) => {
+      after.add(() =>
+        deleteMindArtifacts(ctx, e.organizationId, e.mindId).catch((err: unknown) =>
+          ctx.log.warn({ err, mindId: e.mindId }, 'could not delete a deleted mind’s files; the artifact sweeper removes them later'),
+        ),
+      );
+    },
+  }),
   async init(ctx) {
-    ctx.mindDeletionHooks.push((caller, mindId) => deleteMindArtifacts(ctx, caller, mindId));
     // Every process with the queue sweeps (API replicas too: the workers may all be gone).
     const queue = queueDefinitions(ctx.config).find((q) => q.name === QUEUE.processSnapshot)!;
     const log = jobLogger(ctx.config);

@@ -11,15 +11,16 @@
  * The job decides the snapshot's outcome. The sweeper's "lost" is only an inference (no attempt
  * can run any more), so if one runs after all — a handler pg-boss gave up on that was still
  * running, or a job retried by hand — it takes the snapshot back and its result stands
- * (OPEN_FOR_ATTEMPT); and an attempt that computed a result stores it whatever failed the
+ * (state.ts OPEN_FOR_ATTEMPT); and an attempt that computed a result stores it whatever failed the
  * snapshot meanwhile (store). No new attempt starts on a failure the pipeline itself decided, and
  * a completed snapshot is never failed or processed again.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Deps } from '../../deps.ts';
-import { AfterCommit } from '../../platform/events/index.ts';
+import type { Db } from '../../platform/db/client.ts';
+import { inTransaction, type AfterCommit } from '../../platform/events/index.ts';
 import { findings, keyTopics, minds, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
 import { ParseBudgetError, ParserCrashedError, ParserPoolClosedError, ParseTimeoutError, UnknownSpeakerError, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
 import { digestTranscriptToFile, type ParseStats } from './pool.ts';
@@ -29,15 +30,8 @@ import type { JobContext } from '../../platform/jobs/queue.ts';
 import { describeTransient, transientKind } from '../../platform/jobs/transient.ts';
 import { ArtifactNotFoundError } from '../../platform/storage/index.ts';
 import type { DigestSummary } from './digest.ts';
-import { LOST_REASON } from './sweeper.ts';
+import { complete, fail, openForAttempt, startAttempt } from './state.ts';
 import { TurnsFile } from './turns-file.ts';
-
-/**
- * Which snapshots an attempt of their job may (still) process and store: open ones, and ones the
- * sweeper failed as lost (it failed them because it saw no attempt coming, and here one is).
- */
-const OPEN_FOR_ATTEMPT = or(inArray(snapshots.status, ['pending', 'processing']), and(eq(snapshots.status, 'failed'), eq(snapshots.error, LOST_REASON)));
-const openForAttempt = (s: { status: string; error: string | null }) => s.status === 'pending' || s.status === 'processing' || (s.status === 'failed' && s.error === LOST_REASON);
 
 /** Rows per INSERT: big transcripts are written in a few statements, not one per turn. */
 const BATCH = 500;
@@ -57,7 +51,7 @@ export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: 
   if (!row) return; // deleted while queued: nothing to do
   if (!openForAttempt(row.snapshot)) return;
   const finishedElsewhere = () => log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1 }, 'snapshot no longer open (another attempt of its job finished it, or it was deleted); nothing stored');
-  if (!(await startAttempt(ctx, data.snapshotId))) return finishedElsewhere();
+  if (!(await startAttempt(ctx.db, data.snapshotId))) return finishedElsewhere();
 
   const started = performance.now();
   let digest: DigestSummary;
@@ -77,17 +71,14 @@ export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: 
 
   const digested = performance.now();
   let stored: boolean;
-  const after = new AfterCommit();
   try {
-    stored = await store(ctx, row.snapshot, digest, turnsFile, after);
+    stored = await inTransaction(ctx.db, (tx, after) => store(ctx, tx, row.snapshot, digest, turnsFile, after));
   } catch (err) {
     return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
   } finally {
     await turnsFile.remove();
   }
   if (!stored) return finishedElsewhere();
-  after.run();
-  ctx.mindCache?.invalidate(row.snapshot.organizationId);
   ctx.database.noteBulkWrite();
   const ms = (x: number) => Math.round(x);
   log.info({ snapshotId: data.snapshotId, jobId: job.id, attempt: job.retryCount + 1, turns: digest.turnCount, digestMs: ms(digested - started), storeMs: ms(performance.now() - digested), parse }, 'snapshot processed');
@@ -143,84 +134,50 @@ async function onFailure(ctx: Deps, log: JobLogger, snapshotId: string, job: Job
 }
 
 /**
- * Counts an attempt and marks the snapshot processing; false when it was deleted or finished since
- * it was read (another attempt completed it), so a completed snapshot never goes back to processing.
- * A snapshot the sweeper failed as lost is taken back (OPEN_FOR_ATTEMPT): its error is cleared.
- */
-async function startAttempt(ctx: Deps, snapshotId: string): Promise<boolean> {
-  const started = await ctx.db
-    .update(snapshots)
-    .set({ status: 'processing', error: null, completedAt: null, startedAt: sql`coalesce(${snapshots.startedAt}, now())`, attempts: sql`${snapshots.attempts} + 1`, updatedAt: new Date() })
-    .where(and(eq(snapshots.id, snapshotId), OPEN_FOR_ATTEMPT))
-    .returning({ id: snapshots.id });
-  return started.length > 0;
-}
-
-/** Fails the snapshot, unless another attempt of its job has completed it meanwhile: that result stands. */
-async function fail(ctx: Deps, snapshotId: string, reason: string): Promise<void> {
-  const [row] = await ctx.db
-    .update(snapshots)
-    .set({ status: 'failed', error: reason, completedAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(snapshots.id, snapshotId), ne(snapshots.status, 'completed')))
-    .returning({ organizationId: snapshots.organizationId });
-  if (row) ctx.mindCache?.invalidate(row.organizationId);
-}
-
-/**
  * Writes the analysis and completes the snapshot in one transaction. Returns false, having written
  * nothing, when the snapshot was deleted or another attempt of its job already completed it.
  * The turns are read from their file as they are inserted, never all in memory at once.
  */
-async function store(ctx: Deps, snapshot: typeof snapshots.$inferSelect, digest: DigestSummary, turnsFile: TurnsFile, after: AfterCommit): Promise<boolean> {
+async function store(ctx: Deps, tx: Db, snapshot: typeof snapshots.$inferSelect, digest: DigestSummary, turnsFile: TurnsFile, after: AfterCommit): Promise<boolean> {
   const base = { organizationId: snapshot.organizationId, mindId: snapshot.mindId, snapshotId: snapshot.id };
   const { analysis, attribution } = digest;
-  return ctx.db.transaction(async (tx) => {
-    // The row lock serialises concurrent attempts: a second one waits here until the first commits,
-    // then reads 'completed' and leaves its turns alone, instead of both deleting (nothing yet
-    // committed) and both inserting a full set. A snapshot failed meanwhile (the sweeper's "lost",
-    // another attempt's last-attempt failure) is stored over: a result, once computed, stands.
-    const [current] = await tx.select({ status: snapshots.status }).from(snapshots).where(eq(snapshots.id, snapshot.id)).for('update');
-    if (!current || current.status === 'completed') return false;
-    // Whatever an interrupted earlier attempt wrote is replaced, not duplicated.
-    await tx.delete(turns).where(eq(turns.snapshotId, snapshot.id));
-    await tx.delete(psychometrics).where(eq(psychometrics.snapshotId, snapshot.id));
-    await tx.delete(keyTopics).where(eq(keyTopics.snapshotId, snapshot.id));
-    await tx.delete(findings).where(eq(findings.snapshotId, snapshot.id));
-    let read = 0;
-    for await (const batch of turnsFile.batches(BATCH)) {
-      await tx.insert(turns).values(batch.map((t) => ({ ...base, ...t })));
-      read += batch.length;
-    }
-    // A short file (a write cut off) must not complete a snapshot with turns missing.
-    if (read !== digest.turnCount) throw new Error(`The digest's turns file holds ${read} turns; the parser wrote ${digest.turnCount}`);
-    if (analysis.psychometrics.length) {
-      await tx.insert(psychometrics).values(analysis.psychometrics.map((p) => ({ ...base, instrument: p.instrument, name: p.name, score: p.score, percentile: p.percentile, confidence: p.confidence, note: p.note, evidence: p.evidence })));
-    }
-    if (analysis.keyTopics.length) {
-      await tx.insert(keyTopics).values(analysis.keyTopics.map((k, rank) => ({ ...base, rank, label: k.label, keywords: k.keywords, share: k.share, sentiment: k.sentiment, evidence: k.evidence })));
-    }
-    if (analysis.findings.length) {
-      await tx.insert(findings).values(analysis.findings.map((f) => ({ ...base, kind: f.kind, statement: f.statement, quote: f.quote, turnId: f.turnId, startMs: f.startMs, polarity: f.polarity, confidence: f.confidence })));
-    }
-    await tx
-      .update(snapshots)
-      .set({
-        status: 'completed',
-        error: null,
-        mindSpeaker: attribution.mindLabel,
-        attribution: attribution.attribution,
-        speakersLabelled: digest.speakersLabelled,
-        speakers: attribution.speakers,
-        mindWords: analysis.mindWords,
-        psychometricCount: analysis.psychometrics.length,
-        keyTopicCount: analysis.keyTopics.length,
-        findingCount: analysis.findings.length,
-        completedAt: new Date(),
-        updatedAt: new Date(),
-      })
-      .where(eq(snapshots.id, snapshot.id));
-    // What follows (the semantic index, the questionnaire) subscribes to the event, in this transaction.
-    await ctx.events.emit(tx, 'snapshot.completed', base, after);
-    return true;
-  });
+  // The row lock serialises concurrent attempts: a second one waits here until the first commits,
+  // then reads 'completed' and leaves its turns alone, instead of both deleting (nothing yet
+  // committed) and both inserting a full set. A snapshot failed meanwhile (the sweeper's "lost",
+  // another attempt's last-attempt failure) is stored over: a result, once computed, stands.
+  const [current] = await tx.select({ status: snapshots.status }).from(snapshots).where(eq(snapshots.id, snapshot.id)).for('update');
+  if (!current || current.status === 'completed') return false;
+  // Whatever an interrupted earlier attempt wrote is replaced, not duplicated.
+  await tx.delete(turns).where(eq(turns.snapshotId, snapshot.id));
+  await tx.delete(psychometrics).where(eq(psychometrics.snapshotId, snapshot.id));
+  await tx.delete(keyTopics).where(eq(keyTopics.snapshotId, snapshot.id));
+  await tx.delete(findings).where(eq(findings.snapshotId, snapshot.id));
+  let read = 0;
+  for await (const batch of turnsFile.batches(BATCH)) {
+    await tx.insert(turns).values(batch.map((t) => ({ ...base, ...t })));
+    read += batch.length;
+  }
+  // A short file (a write cut off) must not complete a snapshot with turns missing.
+  if (read !== digest.turnCount) throw new Error(`The digest's turns file holds ${read} turns; the parser wrote ${digest.turnCount}`);
+  if (analysis.psychometrics.length) {
+    await tx.insert(psychometrics).values(analysis.psychometrics.map((p) => ({ ...base, instrument: p.instrument, name: p.name, score: p.score, percentile: p.percentile, confidence: p.confidence, note: p.note, evidence: p.evidence })));
+  }
+  if (analysis.keyTopics.length) {
+    await tx.insert(keyTopics).values(analysis.keyTopics.map((k, rank) => ({ ...base, rank, label: k.label, keywords: k.keywords, share: k.share, sentiment: k.sentiment, evidence: k.evidence })));
+  }
+  if (analysis.findings.length) {
+    await tx.insert(findings).values(analysis.findings.map((f) => ({ ...base, kind: f.kind, statement: f.statement, quote: f.quote, turnId: f.turnId, startMs: f.startMs, polarity: f.polarity, confidence: f.confidence })));
+  }
+  // The snapshot becomes completed and emits snapshot.completed: what follows (the semantic
+  // index, the questionnaire) subscribes to the event, in this transaction.
+  return complete(ctx, tx, snapshot.id, {
+    mindSpeaker: attribution.mindLabel,
+    attribution: attribution.attribution,
+    speakersLabelled: digest.speakersLabelled,
+    speakers: attribution.speakers,
+    mindWords: analysis.mindWords,
+    psychometricCount: analysis.psychometrics.length,
+    keyTopicCount: analysis.keyTopics.length,
+    findingCount: analysis.findings.length,
+  }, after);
 }

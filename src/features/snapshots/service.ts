@@ -22,6 +22,7 @@ import { InvalidUploadTokenError, PayloadTooLargeError, verifyUploadToken } from
 import { CONTENT_TYPE, isAutoCaptionFile, UPLOADABLE_CONTENT_TYPES } from './file-kinds.ts';
 import type { Snapshot } from './schemas.ts';
 import { assertHasContent, spoolToTempFile, type SpooledFile } from './spool.ts';
+import { abandonUpload, claimUpload, markUploaded } from './state.ts';
 import { isUuid, UUID_PATTERN } from '../../lib/uuid.ts';
 
 type SnapshotRow = typeof snapshots.$inferSelect;
@@ -121,15 +122,6 @@ export function parseArtifactKey(key: string): { organizationId: string; mindId:
  * on that).
  */
 export const SIGNED_URL_SECONDS = 3600;
-
-/**
- * While an artifact is `uploading`, uploaded_at holds when that upload (or a presigned upload's
- * confirmation) began, so the sweeper can tell one a crash cut short; once `uploaded`, it is
- * when the bytes were stored.
- */
-const startUploading = () => ({ status: 'uploading', uploadedAt: new Date() });
-/** Back to waiting for the signed URL's PUT; the attempt's start time goes with it. */
-const backToAwaiting = () => ({ status: 'awaiting_upload', uploadedAt: null });
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
@@ -336,18 +328,14 @@ async function readyArtifact(ctx: Deps, caller: Caller, mindId: string, artifact
   const stat = await ctx.store.stat(artifact.storageKey);
   if (!stat) throw invalid('The artifact has not been uploaded yet: PUT the file to its signed URL first', { field: 'artifactId' });
   // Claim the first use, so two requests do not confirm (and copy) one upload at once.
-  const [claimed] = await ctx.db
-    .update(artifacts)
-    .set(startUploading())
-    .where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'awaiting_upload')))
-    .returning();
+  const claimed = await claimUpload(ctx.db, artifactId);
   if (!claimed) return readyArtifact(ctx, caller, mindId, artifactId);
   try {
     return await confirmPresignedUpload(ctx, claimed, stat.size);
   } catch (err) {
     // Whatever was refused is gone; the URL stays usable for a corrected upload until it expires.
     // Only from `uploading`: the sweeper may have settled this attempt already.
-    await ctx.db.update(artifacts).set(backToAwaiting()).where(and(eq(artifacts.id, artifactId), eq(artifacts.status, 'uploading')));
+    await abandonUpload(ctx.db, artifactId);
     throw err;
   }
 }
@@ -386,11 +374,7 @@ async function confirmPresignedUpload(ctx: Deps, artifact: ArtifactRow, size: nu
     throw invalid('Unsupported file type: the uploaded artifact is not a WebVTT, SRT, DOCX, PDF or text transcript', { field: 'artifactId' });
   }
   const { kind, autoCaptions, stored } = checked;
-  const [updated] = await ctx.db
-    .update(artifacts)
-    .set({ status: 'uploaded', kind, autoCaptions, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], storageKey: finalKey, uploadedAt: new Date() })
-    .where(and(eq(artifacts.id, artifact.id), eq(artifacts.status, 'uploading')))
-    .returning();
+  const updated = await markUploaded(ctx.db, artifact.id, { kind, autoCaptions, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], storageKey: finalKey });
   if (!updated) {
     // The mind (and the artifact row) was deleted meanwhile: leave nothing behind.
     await Promise.all(keysOf({ ...artifact, storageKey: finalKey }).map((k) => ctx.store.delete(k)));
@@ -506,11 +490,14 @@ export async function deleteSnapshot(ctx: Deps, caller: Caller, mindId: string, 
 }
 
 /**
- * Mind deletion hook: the mind's folder goes with it, every artifact and whatever a replayed or
- * unfinished upload left there (rows cascade in the database).
+ * After a mind's deletion has committed (module.ts, `mind.deleted`): its folder goes, every
+ * artifact and whatever a replayed or unfinished upload left there (the rows went with the mind).
+ * Files first and rows after would leave a mind whose snapshots lost their files when the delete
+ * of rows fails; rows first leaves at worst files no row owns, which the artifact sweeper removes
+ * (sweeper.ts removeOrphanObjects) if this process dies or the store fails before they go.
  */
-export async function deleteMindArtifacts(ctx: Deps, caller: Caller, mindId: string): Promise<void> {
-  await ctx.store.deletePrefix(mindPrefix(caller.organizationId, mindId));
+export async function deleteMindArtifacts(ctx: Pick<Deps, 'store'>, organizationId: string, mindId: string): Promise<void> {
+  await ctx.store.deletePrefix(mindPrefix(organizationId, mindId));
 }
 
 export async function createSignedUrl(ctx: Deps, caller: Caller, mindId: string, query: { contentType: string; fileName: string }, publicBaseUrl: string) {
@@ -555,11 +542,7 @@ export async function receiveSignedUpload(ctx: Deps, token: string, contentType:
     throw forbidden(`This upload URL is for Content-Type ${claims.contentType}`);
   }
   // Claim the artifact atomically: of two concurrent PUTs with one URL, only one proceeds.
-  const [claimed] = await ctx.db
-    .update(artifacts)
-    .set(startUploading())
-    .where(and(eq(artifacts.id, claims.artifactId), eq(artifacts.organizationId, claims.organizationId), eq(artifacts.storageKey, claims.key), eq(artifacts.status, 'awaiting_upload')))
-    .returning();
+  const claimed = await claimUpload(ctx.db, claims.artifactId, and(eq(artifacts.organizationId, claims.organizationId), eq(artifacts.storageKey, claims.key)));
   if (!claimed) {
     const [artifact] = await ctx.db.select({ status: artifacts.status }).from(artifacts).where(eq(artifacts.id, claims.artifactId));
     throw forbidden(artifact ? 'This upload URL has already been used' : GONE);
@@ -570,13 +553,9 @@ export async function receiveSignedUpload(ctx: Deps, token: string, contentType:
     assertHasContent(spooled, 'body');
     const { kind, autoCaptions } = await sniffUpload(spooled.path);
     const stored = await ctx.store.putFile(claims.key, spooled.path, { contentType: CONTENT_TYPE[kind] });
-    const [updated] = await ctx.db
-      .update(artifacts)
-      .set({ status: 'uploaded', kind, autoCaptions, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind], uploadedAt: new Date() })
-      .where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')))
-      .returning({ id: artifacts.id });
+    const updated = await markUploaded(ctx.db, claimed.id, { kind, autoCaptions, size: stored.size, sha256: stored.sha256, contentType: CONTENT_TYPE[kind] });
     if (!updated) {
-      // The mind was deleted while the bytes arrived (its deletion hook ran before this file
+      // The mind was deleted while the bytes arrived (its folder may have gone before this file
       // existed): remove the file, and its folder with it.
       await ctx.store.delete(claims.key);
       throw forbidden(GONE);
@@ -584,7 +563,7 @@ export async function receiveSignedUpload(ctx: Deps, token: string, contentType:
     return { message: 'Upload received', artifactId: claimed.id, size: stored.size, sha256: stored.sha256 };
   } catch (err) {
     // A refused body leaves the URL usable for a corrected upload until it expires.
-    await ctx.db.update(artifacts).set(backToAwaiting()).where(and(eq(artifacts.id, claimed.id), eq(artifacts.status, 'uploading')));
+    await abandonUpload(ctx.db, claimed.id);
     if (err instanceof PayloadTooLargeError) throw new DomainError('PAYLOAD_TOO_LARGE', err.message);
     throw err;
   } finally {

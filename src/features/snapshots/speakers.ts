@@ -5,7 +5,7 @@
  * `pending` with the chosen label and its job is queued in the same transaction, so the new
  * memory and analysis are stored exactly once, by the same locked, idempotent step as an upload's.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Deps } from '../../deps.ts';
 import { rowsOf } from '../../platform/db/client.ts';
@@ -14,8 +14,9 @@ import { conflict, notFound } from '../../platform/errors.ts';
 import { matchSpeakerLabel, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
 import { speakerLabels } from './pool.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';
-import { QUEUE } from '../../platform/jobs/queues.ts';
+import { inTransaction } from '../../platform/events/index.ts';
 import { getSnapshotRow, speakerWarning, toSnapshot, unknownSpeaker, type SnapshotView } from './service.ts';
+import { OPEN, reprocess } from './state.ts';
 
 /** Lines shown per speaker, and how much of each. */
 const SAMPLES = 3;
@@ -23,7 +24,7 @@ const SAMPLE_CHARS = 200;
 /** A line this short ("Yeah.", "Right, right.") says little about who is speaking: longer ones first. */
 const SUBSTANTIAL_CHARS = 60;
 
-const OPEN = ['pending', 'processing'];
+const isOpen = (status: string) => (OPEN as readonly string[]).includes(status);
 
 function stillProcessing(s: SnapshotView) {
   return conflict(`The snapshot is still ${s.status}: its speakers are known, and can be changed, once it is processed`);
@@ -81,7 +82,7 @@ async function sampleLines(ctx: Deps, snapshotId: string): Promise<Map<string, s
 
 export async function listSpeakers(ctx: Deps, caller: Caller, mindId: string, snapshotId: string) {
   const s = await getSnapshotRow(ctx.db, caller, mindId, snapshotId);
-  if (OPEN.includes(s.status)) throw stillProcessing(s);
+  if (isOpen(s.status)) throw stillProcessing(s);
   let speakers: SpeakerEntry[];
   if (s.status === 'completed') {
     const samples = await sampleLines(ctx, s.id);
@@ -111,7 +112,7 @@ export async function listSpeakers(ctx: Deps, caller: Caller, mindId: string, sn
  */
 export async function setSpeaker(ctx: Deps, caller: Caller, mindId: string, snapshotId: string, requested: string) {
   const s = await getSnapshotRow(ctx.db, caller, mindId, snapshotId);
-  if (OPEN.includes(s.status)) throw stillProcessing(s);
+  if (isOpen(s.status)) throw stillProcessing(s);
   const wanted = requested.trim();
   const labels = s.status === 'completed' ? (s.speakers ?? []).map((sp) => sp.label) : await labelsFromFile(ctx, s);
   let label = wanted;
@@ -131,41 +132,18 @@ export async function setSpeaker(ctx: Deps, caller: Caller, mindId: string, snap
     return { message: `“${label}” already is the mind’s speaker: nothing to process again`, speaker: label, reprocessing: false, snapshot: toSnapshot({ ...s, ...row }) };
   }
 
-  const row = await ctx.db.transaction(async (tx) => {
+  const row = await inTransaction(ctx.db, async (tx, after) => {
     const [current] = await tx.select({ status: snapshots.status }).from(snapshots).where(eq(snapshots.id, s.id)).for('update');
     if (!current) return null;
-    if (OPEN.includes(current.status)) throw stillProcessing({ ...s, status: current.status });
+    if (isOpen(current.status)) throw stillProcessing({ ...s, status: current.status });
     // What the previous speaker's processing stored: the pipeline would replace it too, but until
     // then it would be served as this snapshot's, and a failed re-run would keep it.
     await tx.delete(turns).where(eq(turns.snapshotId, s.id));
     for (const table of [psychometrics, keyTopics, findings]) await tx.delete(table).where(eq(table.snapshotId, s.id));
-    const [updated] = await tx
-      .update(snapshots)
-      .set({
-        status: 'pending',
-        requestedSpeaker: label,
-        error: null,
-        mindSpeaker: null,
-        attribution: null,
-        speakersLabelled: null,
-        speakers: null,
-        mindWords: 0,
-        psychometricCount: 0,
-        keyTopicCount: 0,
-        findingCount: 0,
-        attempts: 0,
-        startedAt: null,
-        completedAt: null,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(snapshots.id, s.id), inArray(snapshots.status, ['completed', 'failed'])))
-      .returning();
-    await ctx.queue.send(tx, QUEUE.processSnapshot, { snapshotId: s.id }, { owner: caller.organizationId });
-    return updated!;
+    // Back to pending with its job queued (state.ts): snapshot.reprocessing, the worker woken after the commit.
+    return reprocess(ctx, tx, s.id, label, after, caller.organizationId);
   });
   if (!row) throw notFound('Snapshot');
-  ctx.queue.wake(QUEUE.processSnapshot);
-  ctx.mindCache?.invalidate(caller.organizationId);
   return {
     message: `The snapshot is processed again with “${label}” as the mind: its memory and analysis are replaced when it completes`,
     speaker: label,

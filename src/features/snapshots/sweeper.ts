@@ -19,26 +19,14 @@ import { rowsOf } from '../../platform/db/client.ts';
 import { artifacts } from '../../platform/db/schema.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';
 import type { QueueDefinition } from '../../platform/jobs/queue.ts';
-import { liveJobKeys } from '../../platform/jobs/sweeper.ts';
 import { ARTIFACTS_PREFIX, keysOf, parseArtifactKey, SIGNED_URL_SECONDS } from './service.ts';
+import { reopenUploads, sweepLost } from './state.ts';
 
-export const LOST_REASON = 'Processing was interrupted repeatedly (worker lost); upload again';
+export { LOST_REASON } from './state.ts';
 
 /** Fails the open snapshots whose job will not run again (finished, failed, cancelled or gone). Returns their ids. */
 export async function sweepLostSnapshots(ctx: Deps, queue: QueueDefinition, log: JobLogger): Promise<string[]> {
-  const rows = rowsOf<{ id: string; organization_id: string; mind_id: string; status: string }>(
-    await ctx.db.execute(sql`
-      update snapshots s set status = 'failed', error = ${LOST_REASON}, completed_at = now(), updated_at = now()
-      from snapshots prior
-      where s.id = prior.id and s.status in ('pending', 'processing')
-        and s.id::text not in (${liveJobKeys(queue.name, 'snapshotId')})
-      returning s.id, s.organization_id, s.mind_id, prior.status`),
-  );
-  for (const r of rows) {
-    ctx.mindCache?.invalidate(r.organization_id);
-    log.warn({ snapshotId: r.id, mindId: r.mind_id, was: r.status }, 'snapshot failed by the sweeper: its job can no longer run');
-  }
-  return rows.map((r) => r.id);
+  return sweepLost(ctx, queue, log);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,13 +173,11 @@ async function reopenCrashedUploads(ctx: Deps, now: Date): Promise<number> {
   const c = cutoffs(ctx, now);
   const reopenable = sql`${stuckUpload(c)} and created_at >= ${c.expiredBefore}::timestamptz`;
   let reopened = 0;
-  await inBatches(
-    ctx,
-    (batch) => sql`update artifacts set status = 'awaiting_upload', uploaded_at = null
-      where id in (select id from artifacts where ${reopenable} limit ${batch} for update skip locked) and ${reopenable}
-      returning id`,
-    (rows) => void (reopened += rows.length),
-  );
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const n = await reopenUploads(ctx.db, reopenable, BATCH);
+    reopened += n;
+    if (n < BATCH) break;
+  }
   return reopened;
 }
 

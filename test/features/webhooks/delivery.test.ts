@@ -120,14 +120,14 @@ describe('webhook delivery', () => {
     const a = (await s.api('POST', '/webhooks', { url: `${rx.url}?all1`, events: [...EVENT_TYPES] })).body;
     const b = (await s.api('POST', '/webhooks', { url: `${rx.url}?all2`, events: [...EVENT_TYPES] })).body;
     const ids = { organizationId: orgId, mindId: '6f1c2a8e-8d4b-4c1e-9a53-2f0a4f1e7c11', snapshotId: '0b0b0b0b-8d4b-4c1e-9a53-2f0a4f1e7c11' };
-    const sim = { organizationId: orgId, simulationId: '1c1c1c1c-8d4b-4c1e-9a53-2f0a4f1e7c11', messageId: '2d2d2d2d-8d4b-4c1e-9a53-2f0a4f1e7c11' };
+    const sim = { organizationId: orgId, mindId: ids.mindId, simulationId: '1c1c1c1c-8d4b-4c1e-9a53-2f0a4f1e7c11', messageId: '2d2d2d2d-8d4b-4c1e-9a53-2f0a4f1e7c11' };
     const events: { [K in EventType]: DomainEvents[K] } = {
       'snapshot.completed': ids,
       'snapshot.failed': { ...ids, error: 'unreadable' },
-      'snapshot.reprocessing': ids,
-      'snapshot.indexed': ids,
+      'snapshot.reprocessing': { ...ids, speaker: 'W Mitt Romney' },
+      'snapshot.indexed': { ...ids, embedder: 'glove-6b-100d-sif@1' },
       'simulation.completed': sim,
-      'simulation.failed': { ...sim, error: 'provider down' },
+      'simulation.failed': { ...sim, code: 'upstream', error: 'provider down' },
       'mind.deleted': { organizationId: orgId, mindId: ids.mindId },
     };
     // Another organization's event reaches none of this one's endpoints.
