@@ -9,6 +9,7 @@ import { exportsModule } from '../features/exports/index.ts';
 import { fidelityModule } from '../features/fidelity/index.ts';
 import { memoryModule } from '../features/memory/index.ts';
 import { mindsModule } from '../features/minds/index.ts';
+import { profileModule } from '../features/profile/index.ts';
 import { questionnaireModule } from '../features/questionnaire/index.ts';
 import { simulationsModule } from '../features/simulations/index.ts';
 import { snapshotsModule } from '../features/snapshots/index.ts';
@@ -20,7 +21,7 @@ import { webModule } from '../clients/dashboard/module.ts';
 
 /** In this order their routes are registered (and their `init` and `on` run). */
 export async function loadModules(): Promise<Module[]> {
-  return [mindsModule, tagsModule, keysModule, usageModule, usersModule, snapshotsModule, memoryModule, questionnaireModule, simulationsModule, fidelityModule, exportsModule, webhooksModule, webModule, mcpModule];
+  return [mindsModule, tagsModule, keysModule, usageModule, usersModule, profileModule, snapshotsModule, memoryModule, questionnaireModule, simulationsModule, fidelityModule, exportsModule, webhooksModule, webModule, mcpModule];
 }
 
 export async function initModules(ctx: Deps): Promise<Module[]> {

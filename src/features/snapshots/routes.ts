@@ -7,8 +7,7 @@ import { DomainError } from '../../platform/errors.ts';
 import { publicBaseUrl } from '../../platform/http/public-url.ts';
 import { ErrorResponse, errorResponses, Uuid } from '../../platform/http/schemas.ts';
 import { MindParams } from '../minds/index.ts';
-import { mindProfile } from '../profile/index.ts';
-import { CreateSnapshotForm, CreateSnapshotResponse, Finding, KeyTopic, MindProfile, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject, UPLOAD_CONTENT_TYPES_DOC, UploadBytes, UploadReceived } from './schemas.ts';
+import { CreateSnapshotForm, CreateSnapshotResponse, Finding, KeyTopic, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject, UPLOAD_CONTENT_TYPES_DOC, UploadBytes, UploadReceived } from './schemas.ts';
 import * as service from './service.ts';
 import { listSpeakers, setSpeaker } from './speakers.ts';
 import { assertHasContent, spoolToTempFile } from './spool.ts';
@@ -179,16 +178,6 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
   app.get('/minds/:mindId/snapshots/:snapshotId/findings', {
     schema: { tags: ['Analysis'], summary: 'Findings of a snapshot', description: 'What the person states about themselves and the world, quoted from their own turns.', params: SnapshotParams, response: { 200: Type.Object({ findings: Type.Array(Finding) }), ...errorResponses(404) } },
   }, async (req) => ({ findings: await service.snapshotFindings(db, req.caller, req.params.mindId, req.params.snapshotId) }));
-
-  app.get('/minds/:mindId/profile', {
-    schema: {
-      tags: ['Analysis'],
-      summary: 'Profile of a mind',
-      description: 'The mind as of its linked completed snapshots: traits weighted by words and recency of mindsetDate, communication style, top topics and findings, and each trait’s trajectory across snapshots (oldest first).',
-      params: MindParams,
-      response: { 200: Type.Object({ mindId: Uuid, name: Type.String(), profile: MindProfile }), ...errorResponses(404) },
-    },
-  }, async (req) => mindProfile(db, req.caller, req.params.mindId));
 
   app.get('/minds/:mindId/signed-url', {
     schema: {
