@@ -4,30 +4,23 @@
  * (not the end of the list); on a 390×844 phone the "As of" selector is clear of the sticky top bar
  * and an empty conversation's composer is on the first screen; an answer quoting auto-captions
  * says so and does not call its quotes "their own words"; a snapshot's words are the same number
- * in its row and in its speaker picker. Screenshots go to /tmp/web-shots/ (10-*).
+ * in its row and in its speaker picker. Screenshots (10-*) go to the run's SHOTS directory (browser.ts).
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureDashboard } from '../../../src/clients/dashboard/build.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { fixturePath } from '../../support/shared-data.ts';
 import { upload, waitForSnapshot } from '../../features/snapshots/support.ts';
+import { SHOTS, noBrowser, openBrowser, DESKTOP, PHONE, type Browser } from './browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = '/tmp/web-shots';
 const DEBATE = 'transcripts/us-presidential-debates/2012-10-03';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM}` : false;
 
 let server: TestServer;
-let context: BrowserContext;
-let profileDir: string;
+let browser: Browser;
 /** A mind from the debate's auto-captions only, and one from its labelled transcript. */
 let captions: { mindId: string; snapshotId: string };
 let labelled: { mindId: string; snapshotId: string };
@@ -44,7 +37,7 @@ async function mindWith(name: string, file: string, fileName: string, type: stri
 }
 
 async function openPage(viewport: { width: number; height: number }): Promise<Page> {
-  const p = await context.newPage();
+  const p = await browser.context.newPage();
   await p.setViewportSize(viewport);
   await p.goto(app('/'));
   await p.getByLabel('API key').fill(server.key);
@@ -80,25 +73,17 @@ async function onTop(p: Page, selector: string): Promise<boolean> {
 
 before(async () => {
   if (noBrowser) return;
-  await Promise.all([ensureDashboard({ quiet: true }), mkdir(SHOTS, { recursive: true })]);
+  await ensureDashboard({ quiet: true });
   server = await startTestServer();
   captions = await mindWith('W Mitt Romney', `${DEBATE}.vtt`, 'captions.vtt', 'text/vtt');
   labelled = await mindWith('Barack H Obama', `${DEBATE}.said.txt`, 'debate.txt', 'text/plain');
-  profileDir = await mkdtemp(path.join(os.tmpdir(), 'mp-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: DESKTOP,
-  });
-  context.setDefaultTimeout(20_000);
-  context.on('weberror', (e) => pageErrors.push(e.error().stack ?? e.error().message));
+  browser = await openBrowser();
+  browser.context.on('weberror', (e) => pageErrors.push(e.error().stack ?? e.error().message));
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 test('an answer quoting auto-captions carries the warning, and its quotes are not called their own words', { skip: noBrowser }, async () => {

@@ -7,36 +7,23 @@
  * from the server. Screenshots go to MINDPRINT_SHOTS_DIR, or to a directory of the run (mp-web-shots-… in the OS temp dir).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { ensureDashboard } from '../../../src/clients/dashboard/build.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { fixturePath } from '../../support/shared-data.ts';
+import { AXE, SHOTS, noBrowser, openBrowser, PHONE, type Browser } from './browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Screenshots of every state, for a person to look at: MINDPRINT_SHOTS_DIR, or a directory of this run (a fixed path would mix two runs' pictures). */
-const SHOTS = process.env.MINDPRINT_SHOTS_DIR || path.join(os.tmpdir(), `mp-web-shots-${process.pid}-${Date.now().toString(36)}`);
 const BASE_PATH = '/api/public/v1';
 const DEBATES = fixturePath('transcripts/us-presidential-debates/');
 /** Auto-captions (20 minutes of the first 2012 debate): no speaker labels, so every voice is the mind's. */
 const TRANSCRIPT = path.join(DEBATES, '2012-10-03.vtt');
 /** The first halves of two debates with speaker labels ("Barack H Obama: …"). */
 const LABELLED = ['2012-10-03', '2012-10-16'].map((d) => path.join(DEBATES, `${d}.said.txt`));
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it)` : false;
-
-/** axe-core, evaluated in the page through the DevTools protocol (the page's CSP governs only its own scripts). */
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 let server: TestServer;
-let context: BrowserContext;
-let profileDir: string;
+let browser: Browser;
 let page: Page;
 let mindId = '';
 
@@ -87,27 +74,19 @@ async function signIn(p: Page, key: string) {
 
 before(async () => {
   if (noBrowser) return;
-  await Promise.all([ensureDashboard({ quiet: true }), mkdir(SHOTS, { recursive: true })]);
+  await ensureDashboard({ quiet: true });
   server = await startTestServer({ MINDPRINT_BASE_PATH: BASE_PATH }, { usageFlushMs: 100 });
-  profileDir = await mkdtemp(path.join(os.tmpdir(), 'mp-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: DESKTOP,
-  });
-  context.setDefaultTimeout(20_000);
-  context.on('weberror', (e) => pageErrors.push(e.error().stack ?? e.error().message));
-  context.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  context.on('requestfailed', (r) => failedRequests.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
-  if (process.env.DEBUG_WEB) context.on('console', (m) => console.error(`[browser ${m.type()}] ${m.text()}`));
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser();
+  browser.context.on('weberror', (e) => pageErrors.push(e.error().stack ?? e.error().message));
+  browser.context.on('console', (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  browser.context.on('requestfailed', (r) => failedRequests.push(`${r.method()} ${r.url()}: ${r.failure()?.errorText}`));
+  if (process.env.DEBUG_WEB) browser.context.on('console', (m) => console.error(`[browser ${m.type()}] ${m.text()}`));
+  page = browser.page;
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 test('the root redirects to the dashboard, which refuses a wrong key', { skip: noBrowser }, async () => {
@@ -537,7 +516,7 @@ test('API keys: create shows the secret once, revoke stops it', { skip: noBrowse
 
 test("revoking the session's own key brings back the key form; sign out forgets the key", { skip: noBrowser }, async () => {
   const own = (await server.api('POST', '/api-keys', { name: 'short-lived' })).body.key as string;
-  const p = await context.newPage();
+  const p = await browser.context.newPage();
   await signIn(p, own);
   await p.getByRole('link', { name: 'API keys' }).click();
   const row = p.locator('table.keys tbody tr', { hasText: 'this session' });
@@ -554,7 +533,7 @@ test("revoking the session's own key brings back the key form; sign out forgets 
 });
 
 test('a phone-width window keeps everything inside the screen: tables reflow, every page passes axe', { skip: noBrowser }, async () => {
-  const p = await context.newPage();
+  const p = await browser.context.newPage();
   await p.setViewportSize(PHONE);
   await p.goto(app('/'));
   await assertAccessible(p, 'phone: sign-in');

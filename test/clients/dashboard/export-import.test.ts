@@ -4,21 +4,15 @@
  * opens) and says why a file is refused; both pages stay accessible (axe-core).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureDashboard } from '../../../src/clients/dashboard/build.ts';
 import { upload, waitForSnapshot } from '../../features/snapshots/support.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { AXE, SHOTS, noBrowser, openBrowser, type Browser } from './browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = '/tmp/web-shots';
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM}` : false;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const TRANSCRIPT = [
   'Interviewer: What do you enjoy most about your work?',
   'Ada: I love explaining the engine to a crowd, and the letters afterwards, when someone has understood it.',
@@ -27,8 +21,7 @@ const TRANSCRIPT = [
 ].join('\n');
 
 let server: TestServer;
-let context: BrowserContext;
-let profileDir: string;
+let browser: Browser;
 let page: Page;
 let mindId: string;
 
@@ -40,21 +33,13 @@ async function assertAccessible(p: Page, what: string) {
 
 before(async () => {
   if (noBrowser) return;
-  await Promise.all([ensureDashboard({ quiet: true }), mkdir(SHOTS, { recursive: true })]);
+  await ensureDashboard({ quiet: true });
   server = await startTestServer();
   mindId = (await server.api('POST', '/minds', { name: 'Ada Lovelace', tags: 'engines' })).body.mind.id;
   const res = await upload(server, mindId, { file: { bytes: TRANSCRIPT, name: 'interview.txt', type: 'text/plain' } });
   assert.equal((await waitForSnapshot(server, mindId, res.body.mindAssessmentId)).status, 'completed');
-  profileDir = await mkdtemp(path.join(os.tmpdir(), 'mp-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    acceptDownloads: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 1280, height: 800 },
-  });
-  context.setDefaultTimeout(20_000);
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser();
+  page = browser.page;
   await page.goto(`${server.url}/app/`);
   await page.getByLabel('API key').fill(server.key);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -62,9 +47,8 @@ before(async () => {
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 test('Export on the mind page downloads the bundle; Import on the minds list makes a new mind of it and opens it', { skip: noBrowser }, async () => {
@@ -74,7 +58,7 @@ test('Export on the mind page downloads the bundle; Import on the minds list mak
   await page.getByLabel('with original files').check();
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export' }).click()]);
   assert.equal(download.suggestedFilename(), 'ada-lovelace.mindprint.json');
-  const file = path.join(profileDir, download.suggestedFilename());
+  const file = path.join(browser.dir, download.suggestedFilename());
   await download.saveAs(file);
   const bundle = JSON.parse(await readFile(file, 'utf8'));
   assert.equal(bundle.format, 'mindprint.mind.v1');
@@ -96,7 +80,7 @@ test('Export on the mind page downloads the bundle; Import on the minds list mak
   // A file that is not a bundle: the list says why, and nothing is created.
   await page.getByRole('link', { name: 'Minds', exact: true }).first().click();
   await page.locator('table.minds tbody tr').nth(1).waitFor();
-  const bad = path.join(profileDir, 'cut.json');
+  const bad = path.join(browser.dir, 'cut.json');
   await writeFile(bad, JSON.stringify(bundle).slice(0, 300));
   await page.getByLabel('Import a mind from a file').setInputFiles(bad);
   await page.getByRole('alert').filter({ hasText: 'The import failed: The body is not a valid JSON mind bundle' }).waitFor();

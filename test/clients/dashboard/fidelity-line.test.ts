@@ -5,46 +5,29 @@
  * with the real and the simulated answer; accessible (axe-core), at a desktop's and a phone's width.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureDashboard } from '../../../src/clients/dashboard/build.ts';
 import { fixtureFile, upload, waitForSnapshot } from '../../features/snapshots/support.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = '/tmp/web-shots';
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM}` : false;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { AXE, SHOTS, noBrowser, openBrowser, type Browser } from './browser.ts';
 
 let server: TestServer;
-let context: BrowserContext;
-let profileDir: string;
+let browser: Browser;
 let page: Page;
 
 before(async () => {
   if (noBrowser) return;
-  await Promise.all([ensureDashboard({ quiet: true }), mkdir(SHOTS, { recursive: true })]);
+  await ensureDashboard({ quiet: true });
   server = await startTestServer();
-  profileDir = await mkdtemp(path.join(os.tmpdir(), 'mp-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 1280, height: 800 },
-  });
-  context.setDefaultTimeout(30_000);
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser({ timeoutMs: 30_000 });
+  page = browser.page;
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 test('the mind page shows the trust line, the numbers behind it and two example triples', { skip: noBrowser }, async () => {

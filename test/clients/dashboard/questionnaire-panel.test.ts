@@ -6,24 +6,16 @@
  * (test/clients/dashboard/dashboard.test.ts runs without an LLM and sees no such heading).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ipipBfm50 } from '../../../src/lib/analysis/questionnaire.ts';
 import { ensureDashboard } from '../../../src/clients/dashboard/build.ts';
 import { llmEnv, startFakeOpenAiServer, type FakeOpenAiServer } from '../../fakes/openai-compatible-server.ts';
 import { upload, waitForSnapshot } from '../../features/snapshots/support.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { AXE, SHOTS, noBrowser, openBrowser, type Browser } from './browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Screenshots of every state, for a person to look at: MINDPRINT_SHOTS_DIR, or a directory of this run (a fixed path would mix two runs' pictures). */
-const SHOTS = process.env.MINDPRINT_SHOTS_DIR || path.join(os.tmpdir(), `mp-web-shots-${process.pid}-${Date.now().toString(36)}`);
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM}` : false;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const MODEL = 'fake-model';
 const inst = ipipBfm50();
 
@@ -40,13 +32,12 @@ const TRANSCRIPT = [
 
 let fake: FakeOpenAiServer;
 let server: TestServer;
-let context: BrowserContext;
-let profileDir: string;
+let browser: Browser;
 let page: Page;
 
 before(async () => {
   if (noBrowser) return;
-  await Promise.all([ensureDashboard({ quiet: true }), mkdir(SHOTS, { recursive: true })]);
+  await ensureDashboard({ quiet: true });
   // Every item answered 4 if + keyed, 2 if − keyed: every published factor mean 4 → 0.75, so neuroticism (Emotional Stability reflected) 0.25.
   fake = await startFakeOpenAiServer({
     models: [MODEL],
@@ -56,22 +47,14 @@ before(async () => {
     },
   });
   server = await startTestServer(llmEnv(fake, MODEL));
-  profileDir = await mkdtemp(path.join(os.tmpdir(), 'mp-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 1280, height: 800 },
-  });
-  context.setDefaultTimeout(20_000);
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser();
+  page = browser.page;
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
   await fake?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 test('the Profile page shows the questionnaire beside the Big Five, as the LLM’s answers on the person’s behalf', { skip: noBrowser }, async () => {

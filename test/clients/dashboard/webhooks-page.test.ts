@@ -2,29 +2,20 @@
  * The dashboard's Webhooks page in a real browser (Debian chromium through playwright-core)
  * against the real service and a receiver on loopback: add an endpoint (the secret shown once),
  * send a test message that the receiver verifies, read the deliveries, disable and delete; the
- * page passes axe-core. Screenshots go to /tmp/web-shots/.
+ * page passes axe-core. Screenshots go to the run's SHOTS directory (browser.ts).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { ensureDashboard } from '../../../src/clients/dashboard/build.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { startReceiver, type Receiver } from '../../features/webhooks/receiver.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = '/tmp/web-shots';
-const noBrowser = !existsSync(CHROMIUM) && !process.env.CI ? `no chromium at ${CHROMIUM}` : false;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+import { AXE, SHOTS, noBrowser, openBrowser, type Browser } from './browser.ts';
 
 let server: TestServer;
 let rx: Receiver;
-let context: BrowserContext;
-let profileDir: string;
+let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
 
@@ -39,26 +30,18 @@ async function assertAccessible(p: Page, what: string) {
 
 before(async () => {
   if (noBrowser) return;
-  await Promise.all([ensureDashboard({ quiet: true }), mkdir(SHOTS, { recursive: true })]);
+  await ensureDashboard({ quiet: true });
   server = await startTestServer({ MINDPRINT_WEBHOOKS_ALLOW_PRIVATE: 'true' });
   rx = await startReceiver();
-  profileDir = await mkdtemp(path.join(os.tmpdir(), 'mp-chromium-'));
-  context = await chromium.launchPersistentContext(profileDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    viewport: { width: 1280, height: 800 },
-  });
-  context.setDefaultTimeout(20_000);
-  context.on('weberror', (e) => pageErrors.push(e.error().stack ?? e.error().message));
-  page = context.pages()[0] ?? (await context.newPage());
+  browser = await openBrowser();
+  browser.context.on('weberror', (e) => pageErrors.push(e.error().stack ?? e.error().message));
+  page = browser.page;
 });
 
 after(async () => {
-  await context?.close();
+  await browser?.close();
   await server?.close();
   await rx?.close();
-  if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
 test('the Webhooks page: add an endpoint, copy its secret once, test it, read its deliveries, disable and delete it', { skip: noBrowser }, async () => {
