@@ -66,7 +66,7 @@ export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: 
     await turnsFile.open();
   } catch (err) {
     await turnsFile.remove();
-    return onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript', parse);
+    return await onFailure(ctx, log, data.snapshotId, job, err, 'analysing the transcript', parse);
   }
 
   const digested = performance.now();
@@ -74,7 +74,10 @@ export async function processSnapshot(ctx: Deps, data: ProcessSnapshotJob, job: 
   try {
     stored = await inTransaction(ctx.db, (tx, after) => store(ctx, tx, row.snapshot, digest, turnsFile, after));
   } catch (err) {
-    return onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
+    // Awaited here, not returned bare: the finally's await would otherwise leave onFailure's
+    // rejection (a retry, or the database still down) without a handler for a moment, and Node
+    // ends the process on an unhandled rejection (the worker died so in the restart test).
+    return await onFailure(ctx, log, data.snapshotId, job, err, 'saving the analysis');
   } finally {
     await turnsFile.remove();
   }
