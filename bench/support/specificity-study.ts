@@ -18,34 +18,12 @@ import { contentStems, spokenSentences, words } from '../../src/engines/extracti
 import { rerankEmbedder } from '../../src/engines/extractive/rerank/index.ts';
 import { questionStems, specificity, tfidfSpace, vectorOf, cosine } from '../../src/lib/fidelity/measure.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
+import { bm25 } from './bm25.ts';
 
 requireSharedData('bench/support/specificity-study.ts');
 
 const RRF_K = 60;
 
-/** Plain BM25 (k1 1.2, b 0.75) of content stems over `docs`. */
-export function bm25(query: string, docs: readonly string[]): number[] {
-  const q = [...new Set(contentStems(query))];
-  const tfs = docs.map((d) => {
-    const m = new Map<string, number>();
-    for (const s of contentStems(d)) m.set(s, (m.get(s) ?? 0) + 1);
-    return m;
-  });
-  const lens = tfs.map((m) => [...m.values()].reduce((a, b) => a + b, 0));
-  const avg = lens.reduce((a, b) => a + b, 0) / Math.max(1, lens.length);
-  const df = new Map(q.map((s) => [s, tfs.filter((m) => m.has(s)).length]));
-  return tfs.map((m, i) => {
-    let s = 0;
-    for (const t of q) {
-      const tf = m.get(t) ?? 0;
-      if (!tf) continue;
-      const n = df.get(t)!;
-      const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
-      s += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * lens[i]!) / avg));
-    }
-    return s;
-  });
-}
 
 const argmax = (xs: readonly number[]) => xs.reduce((b, x, i) => (x > xs[b]! ? i : b), 0);
 const ranks = (xs: readonly number[]) => {
