@@ -263,3 +263,35 @@ export const humanize = (name: string) => {
   const s = name.replace(/_/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
   return s.charAt(0).toUpperCase() + s.slice(1);
 };
+
+/**
+ * A secret shown once (a new API key, a webhook's signing secret): the value to copy, a Copy
+ * button (or, without clipboard permission, the text selected for Ctrl+C) and Done. Give it
+ * `key={secret}` so a new secret starts uncopied.
+ */
+export function SecretOnce({ id, label, ariaLabel, secret, onDone, children }: { id: string; label: string; ariaLabel: string; secret: string; onDone: () => void; children: ReactNode }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied(true);
+    } catch {
+      // No clipboard permission (plain http on another host): select it for Ctrl+C instead.
+      (document.getElementById(id) as HTMLInputElement | null)?.select();
+    }
+  }
+  return (
+    <section className="panel secret" role="status" aria-label={label}>
+      <p>{children}</p>
+      <div className="secret-row">
+        <input id={id} readOnly value={secret} aria-label={ariaLabel} onFocus={(e) => e.target.select()} />
+        <button type="button" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" className="subtle" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,7 +1,7 @@
 /** The user's API keys: create (the secret is shown once), list, revoke. */
 import { useState } from 'react';
 import type { ApiKey, CreatedKey } from '../api.ts';
-import { ActionForm, ConfirmButton, ErrorNote, Table, fmtDate, fmtDateTime, useAction, useLoad, useSession } from '../ui.tsx';
+import { ActionForm, ConfirmButton, ErrorNote, SecretOnce, Table, fmtDate, fmtDateTime, useAction, useLoad, useSession } from '../ui.tsx';
 
 export function KeysPage() {
   const { client, key: current } = useSession();
@@ -9,13 +9,11 @@ export function KeysPage() {
   const [name, setName] = useState('');
   const [days, setDays] = useState('');
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const [copied, setCopied] = useState(false);
 
   const create = useAction(async () => {
     const body = { ...(name.trim() ? { name: name.trim() } : {}), ...(days ? { expiresInDays: Number(days) } : {}) };
     const res = await client.request<CreatedKey>('POST', '/api-keys', { body });
     setCreated(res);
-    setCopied(false);
     setName('');
     setDays('');
     keys.reload();
@@ -24,16 +22,6 @@ export function KeysPage() {
     await client.request('DELETE', `/api-keys/${encodeURIComponent(k.id)}`);
     keys.reload();
   });
-
-  async function copy(secret: string) {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(true);
-    } catch {
-      // No clipboard permission (plain http on another host): select it for Ctrl+C instead.
-      (document.getElementById('new-secret') as HTMLInputElement | null)?.select();
-    }
-  }
 
   const isCurrent = (k: ApiKey) => current.startsWith(k.prefix) && !k.revokedAt;
   return (
@@ -52,20 +40,9 @@ export function KeysPage() {
         </label>
       </ActionForm>
       {created && (
-        <section className="panel secret" role="status" aria-label="New key">
-          <p>
-            <strong>Copy the new key now:</strong> it is shown only this once.
-          </p>
-          <div className="secret-row">
-            <input id="new-secret" readOnly value={created.key} aria-label="New key secret" onFocus={(e) => e.target.select()} />
-            <button type="button" onClick={() => void copy(created.key)}>
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-            <button type="button" className="subtle" onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </section>
+        <SecretOnce key={created.key} id="new-secret" label="New key" ariaLabel="New key secret" secret={created.key} onDone={() => setCreated(null)}>
+          <strong>Copy the new key now:</strong> it is shown only this once.
+        </SecretOnce>
       )}
       <section className="panel">
         <ErrorNote error={keys.error ?? revoke.error} />

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import type { ResponseOf } from '@mindprint/client';
-import { ActionForm, ConfirmButton, ErrorNote, Table, fmtDateTime, useAction, useLoad, useSession } from '../ui.tsx';
+import { ActionForm, ConfirmButton, ErrorNote, SecretOnce, Table, fmtDateTime, useAction, useLoad, useSession } from '../ui.tsx';
 
 type Webhook = ResponseOf<'/webhooks/{webhookId}', 'get'>['webhook'];
 type Created = ResponseOf<'/webhooks', 'post'>;
@@ -35,7 +35,6 @@ export function WebhooksPage() {
   const [description, setDescription] = useState('');
   const [events, setEvents] = useState<EventType[]>(['snapshot.completed']);
   const [created, setCreated] = useState<Created | null>(null);
-  const [copied, setCopied] = useState(false);
   const [open, setOpen] = useState<string | null>(null);
   const [tested, setTested] = useState<{ id: string; delivery: Delivery } | null>(null);
 
@@ -43,7 +42,6 @@ export function WebhooksPage() {
     const body = { url: url.trim(), events, ...(description.trim() ? { description: description.trim() } : {}) };
     const res = await client.request<Created>('POST', '/webhooks', { body });
     setCreated(res);
-    setCopied(false);
     setUrl('');
     setDescription('');
     hooks.reload();
@@ -62,15 +60,6 @@ export function WebhooksPage() {
     if (open === w.id) setOpen(null);
     hooks.reload();
   });
-
-  async function copy(secret: string) {
-    try {
-      await navigator.clipboard.writeText(secret);
-      setCopied(true);
-    } catch {
-      (document.getElementById('webhook-secret') as HTMLInputElement | null)?.select();
-    }
-  }
 
   const busy = test.pending || toggle.pending || remove.pending;
   return (
@@ -102,20 +91,9 @@ export function WebhooksPage() {
         </fieldset>
       </ActionForm>
       {created && (
-        <section className="panel secret" role="status" aria-label="New webhook secret">
-          <p>
-            <strong>Copy the signing secret now:</strong> it is shown only this once. Verify each message’s <code>webhook-signature</code> with it (any Standard Webhooks library does).
-          </p>
-          <div className="secret-row">
-            <input id="webhook-secret" readOnly value={created.secret} aria-label="Webhook signing secret" onFocus={(e) => e.target.select()} />
-            <button type="button" onClick={() => void copy(created.secret)}>
-              {copied ? 'Copied' : 'Copy'}
-            </button>
-            <button type="button" className="subtle" onClick={() => setCreated(null)}>
-              Done
-            </button>
-          </div>
-        </section>
+        <SecretOnce key={created.secret} id="webhook-secret" label="New webhook secret" ariaLabel="Webhook signing secret" secret={created.secret} onDone={() => setCreated(null)}>
+          <strong>Copy the signing secret now:</strong> it is shown only this once. Verify each message’s <code>webhook-signature</code> with it (any Standard Webhooks library does).
+        </SecretOnce>
       )}
       <section className="panel">
         <ErrorNote error={hooks.error ?? test.error ?? toggle.error ?? remove.error} />
