@@ -6,7 +6,8 @@
  * profile has the Big Five, and the simulation answers in Obama's own words from that debate,
  * never in Romney's. examples/quickstart.sh, the same flow as one script, runs next (reusing the
  * mind the steps made), then the README's command-line block: so every shell block of the README
- * but the first (install, start, test: the test starts its own server) runs, in the reader's order.
+ * but the first runs, in the reader's order. The first (install, start, test) runs in setup.test.ts,
+ * in a fresh copy of the clone; here the test starts its own server.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -79,7 +80,7 @@ test('the README quick start, run from README.md: mind, snapshot, profile and an
   assert.ok(obama.length > 5000 && romney.length > 5000, 'the example has both candidates at length');
   const blocks = sectionBlocks(README);
   assert.ok(blocks.length >= 2, 'a set-up block and the commands');
-  assert.match(blocks[0]!, /npm ci/, 'the first block sets up (not run here: the test starts its own server)');
+  assert.match(blocks[0]!, /npm ci/, 'the first block sets up (run by setup.test.ts; here the test starts its own server)');
   const origin = s.base.slice(0, -s.config.basePath.length);
   const commands = blocks.slice(1).join('\n').replaceAll(README_ORIGIN, origin);
   assert.ok(commands.includes('examples/debate-2012-10-03.txt'), 'the quick start uploads the example transcript');
