@@ -63,6 +63,55 @@ export async function buildApp(ctx: Deps, opts: AppOptions = {}): Promise<Fastif
   // Browser pages on other origins (MINDPRINT_CORS_ORIGINS; off by default): preflights answered before authentication.
   await registerCors(app, config);
 
+  await registerApiDocument(app, config);
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+
+  app.get(`${config.basePath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  registerProbes(app, ctx);
+
+  // Before any authenticated route: /mcp (a public module) shares the API's failed-key limit.
+  const limits = await registerRateLimits(app, ctx);
+  for (const m of opts.modules ?? []) if (m.publicRoutes) await app.register(m.publicRoutes, { deps: ctx });
+
+  await app.register(
+    async (api) => {
+      // The API takes JSON (and multipart uploads, registered by the snapshots module): without
+      // this, Fastify's built-in text/plain parser would hand a string to the JSON schemas (400
+      // instead of 415). Signed uploads are outside this scope, with their own raw parser.
+      api.removeContentTypeParser('text/plain');
+      api.removeContentTypeParser('application/json');
+      api.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBodyParser(app));
+      await limits.limitKeys(api);
+      api.addHook('onRequest', async (req) => {
+        req.caller = await limits.authenticate(req);
+      });
+      // Any write may change minds (their tags, counts, …): drop the organization's cached minds
+      // before the response leaves, so the client's next read cannot see the old state.
+      api.addHook('onSend', async (req, _reply, payload) => {
+        if (req.method !== 'GET' && req.method !== 'HEAD' && req.caller) ctx.mindCache?.invalidate(req.caller.organizationId);
+        return payload;
+      });
+      api.addHook('onResponse', async (req, reply) => {
+        if (req.caller) ctx.usage.record(req.caller.apiKeyId, operationName(req.method, req.routeOptions.url, config.basePath), reply.statusCode, reply.elapsedTime);
+      });
+      // Each module's routes in a scope of their own, in the order of boot/modules.ts.
+      for (const m of opts.modules ?? []) if (m.routes) await api.register(m.routes, { deps: ctx });
+      // Unknown routes under the base path still need a key: no probing the API without one.
+      api.setNotFoundHandler(async (req, reply) => {
+        req.caller = await limits.authenticate(req);
+        return reply.status(404).send({ error: 'Not Found', message: `No route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
+      });
+    },
+    { prefix: config.basePath },
+  );
+  return app;
+}
+
+/**
+ * The OpenAPI document: built from the routes' TypeBox schemas as they register, with paths relative
+ * to the base path, an operationId on every operation and the shared schemas as named components.
+ */
+async function registerApiDocument(app: FastifyInstance, config: Deps['config']): Promise<void> {
   // Names of the component schemas the operations refer to (./http/openapi.ts), filled as the document is built.
   const usedSchemas = new Set<string>();
   await app.register(swagger, {
@@ -110,9 +159,10 @@ export async function buildApp(ctx: Deps, opts: AppOptions = {}): Promise<Fastif
       return openapiObject as any;
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+}
 
-  app.get(`${config.basePath}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+/** The health probes, outside the API and without a key (orchestrators call them). */
+function registerProbes(app: FastifyInstance, ctx: Deps): void {
   // Liveness: fails once the embedded database has failed for good (the process then exits, or
   // its supervisor restarts it on this answer); a PostgreSQL outage passes and is /readyz's business.
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
@@ -128,41 +178,4 @@ export async function buildApp(ctx: Deps, opts: AppOptions = {}): Promise<Fastif
       return reply.status(503).send({ status: 'unavailable', database: ctx.database.kind });
     }
   });
-
-  // Before any authenticated route: /mcp (a public module) shares the API's failed-key limit.
-  const limits = await registerRateLimits(app, ctx);
-  for (const m of opts.modules ?? []) if (m.publicRoutes) await app.register(m.publicRoutes, { deps: ctx });
-
-  await app.register(
-    async (api) => {
-      // The API takes JSON (and multipart uploads, registered by the snapshots module): without
-      // this, Fastify's built-in text/plain parser would hand a string to the JSON schemas (400
-      // instead of 415). Signed uploads are outside this scope, with their own raw parser.
-      api.removeContentTypeParser('text/plain');
-      api.removeContentTypeParser('application/json');
-      api.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBodyParser(app));
-      await limits.limitKeys(api);
-      api.addHook('onRequest', async (req) => {
-        req.caller = await limits.authenticate(req);
-      });
-      // Any write may change minds (their tags, counts, …): drop the organization's cached minds
-      // before the response leaves, so the client's next read cannot see the old state.
-      api.addHook('onSend', async (req, _reply, payload) => {
-        if (req.method !== 'GET' && req.method !== 'HEAD' && req.caller) ctx.mindCache?.invalidate(req.caller.organizationId);
-        return payload;
-      });
-      api.addHook('onResponse', async (req, reply) => {
-        if (req.caller) ctx.usage.record(req.caller.apiKeyId, operationName(req.method, req.routeOptions.url, config.basePath), reply.statusCode, reply.elapsedTime);
-      });
-      // Each module's routes in a scope of their own, in the order of boot/modules.ts.
-      for (const m of opts.modules ?? []) if (m.routes) await api.register(m.routes, { deps: ctx });
-      // Unknown routes under the base path still need a key: no probing the API without one.
-      api.setNotFoundHandler(async (req, reply) => {
-        req.caller = await limits.authenticate(req);
-        return reply.status(404).send({ error: 'Not Found', message: `No route ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' });
-      });
-    },
-    { prefix: config.basePath },
-  );
-  return app;
 }
