@@ -79,6 +79,14 @@ function completedText(id: string, s: SnapshotStatus, a: ReturnType<typeof attri
 const day = (iso: string) => iso.slice(0, 10);
 
 export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void {
+  createSnapshot(server, ctx);
+  snapshotStatus(server, ctx);
+  listSnapshots(server, ctx);
+  setSnapshotSpeaker(server, ctx);
+}
+
+/** create_snapshot: an uploaded artifact becomes a snapshot, its processing queued. */
+function createSnapshot(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
@@ -133,7 +141,10 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
       };
     },
   );
+}
 
+/** get_snapshot_status: where processing is, and once completed who the mind is in the transcript. */
+function snapshotStatus(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
@@ -196,7 +207,10 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
       return { text: completedText(s.id, s, attribution), data: { ...base, ...attribution } };
     },
   );
+}
 
+/** list_snapshots: the mind's snapshots, newest mindset first. */
+function listSnapshots(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
@@ -221,7 +235,10 @@ export function registerSnapshotTools(server: McpServer, ctx: ToolContext): void
       return { text: [`${plural(rows.length, 'snapshot')}:`, ...lines].join('\n'), data: { snapshots: rows, count: rows.length } };
     },
   );
+}
 
+/** set_snapshot_speaker: another speaker of a labelled transcript taken as the mind. */
+function setSnapshotSpeaker(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
