@@ -40,6 +40,12 @@ const SEARCH_LIMIT = 20;
 const SEARCH_MAX = 100;
 
 export function registerMindTools(server: McpServer, ctx: ToolContext): void {
+  getAllMinds(server, ctx);
+  searchMinds(server, ctx);
+  createMind(server, ctx);
+}
+
+function getAllMinds(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
@@ -73,7 +79,9 @@ export function registerMindTools(server: McpServer, ctx: ToolContext): void {
       return { text, data: { minds: page, count: page.length, hasMore } };
     },
   );
+}
 
+function searchMinds(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
@@ -98,7 +106,9 @@ export function registerMindTools(server: McpServer, ctx: ToolContext): void {
       return { text, data: { minds: found, count: found.length, hasMore } };
     },
   );
+}
 
+function createMind(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,

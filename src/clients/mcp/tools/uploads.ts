@@ -46,6 +46,12 @@ const sizeText = (bytes: number) => (bytes < 1024 ? plural(bytes, 'byte') : byte
 const nextStep = (artifactId: string) => `Next: create_snapshot with this artifactId (${artifactId}) and the mind's id.`;
 
 export function registerUploadTools(server: McpServer, ctx: ToolContext): void {
+  getSignedUploadUrl(server, ctx);
+  uploadFileToSignedUrl(server, ctx);
+  uploadTextToSignedUrl(server, ctx);
+}
+
+function getSignedUploadUrl(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
@@ -75,7 +81,9 @@ export function registerUploadTools(server: McpServer, ctx: ToolContext): void {
       };
     },
   );
+}
 
+function uploadFileToSignedUrl(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
@@ -111,7 +119,9 @@ export function registerUploadTools(server: McpServer, ctx: ToolContext): void {
       };
     },
   );
+}
 
+function uploadTextToSignedUrl(server: McpServer, ctx: ToolContext): void {
   defineTool(
     server,
     ctx,
