@@ -23,6 +23,7 @@
  */
 import { rawWords, termOf } from '../../engines/extractive/text.ts';
 import type { MemoryTurn } from '../../engines/types.ts';
+import * as bm25 from '../../lib/retrieval/bm25.ts';
 
 /** What the index reads of a turn; it keeps the whole turn, so retrieval need not read it again. */
 export type LexicalTurn = Pick<MemoryTurn, 'turnId' | 'text' | 'context' | 'mindsetDate' | 'seq'>;
@@ -34,9 +35,6 @@ export interface LexicalHit {
   score: number;
 }
 
-/** BM25's term-frequency saturation and length normalisation (Robertson & Zaragoza 2009). */
-const K1 = 1.2;
-const B = 0.75;
 /** The question a turn answered, against the turn's own words (the tsvector's B and A weights). */
 const CONTEXT_WEIGHT = 0.4;
 
@@ -151,8 +149,8 @@ export class LexicalIndex<T extends LexicalTurn = LexicalTurn> {
   search(terms: readonly string[], k: number): LexicalHit[] {
     const scores = new Map<number, number>();
     const n = this.size;
-    const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-    const saturate = (tf: number, length: number, avg: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / Math.max(avg, 1))));
+    const idf = (df: number) => bm25.idf(df, n);
+    const saturate = (tf: number, length: number, avg: number) => bm25.saturate(bm25.normalisedTf(tf, length, avg));
     const add = (i: number, weight: number, tfText: number, tfContext: number) => {
       const lt = this.text.start[i + 1]! - this.text.start[i]!;
       const lc = this.context.start[i + 1]! - this.context.start[i]!;
