@@ -1,12 +1,12 @@
 /**
- * Parser child process (pool.ts forks it): receives one task at a time over IPC, parses in this
+ * Parser child process (parser-processes.ts forks it): receives one task at a time over IPC, parses in this
  * process, and sends back the result or the error (by name, message and code, which is all that
  * crosses). A process, not a thread: its whole memory (JS heap, buffers, pdf.js, WASM) is its
  * own, so the pool can cap it (--max-old-space-size and an RSS watchdog) and kill it without
  * touching the service, and everything it allocated is given back when it ends.
  */
 import { parseInThisThread } from '../../lib/ingest/parse.ts';
-import type { TaskRequest, TaskResponse } from './pool.ts';
+import type { TaskRequest, TaskResponse } from './parser-protocol.ts';
 
 if (!process.send) throw new Error('child.ts must run as a child process with an IPC channel');
 const send = process.send.bind(process);

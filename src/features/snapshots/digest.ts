@@ -1,8 +1,8 @@
 /**
  * Turns a stored transcript file into what the memory bank keeps: speaker turns with the question
  * each answered, which speaker is the mind, and the analysis of the mind's own words. Runs inside
- * a parser worker thread (see ingest/pool.ts): parsing and analysis are CPU work that must not
- * stall the API's event loop.
+ * a parser child process (pool.ts, parser-processes.ts): parsing and analysis are CPU work that
+ * must not stall the API's event loop.
  */
 import { randomUUID } from 'node:crypto';
 import { analyseTurns, type AnalysisResult, type AnalysisTurn } from '../../lib/analysis/index.ts';

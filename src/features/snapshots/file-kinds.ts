@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
-import { isAutoCaptionTrack } from '../../lib/ingest/index.ts';
+import { isAutoCaptionTrack, sniffFile } from '../../lib/ingest/index.ts';
+import { invalid } from '../../platform/errors.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';
 
 /** The content type we store for a kind detected from the bytes (the client's claim is not trusted). */
@@ -31,4 +32,18 @@ export async function isAutoCaptionFile(filePath: string, kind: FileKind): Promi
   } finally {
     await fh.close();
   }
+}
+
+async function sniffOrReject(filePath: string): Promise<FileKind> {
+  const kind = await sniffFile(filePath);
+  if (!kind) {
+    throw invalid('Unsupported file type: upload a WebVTT, SRT, DOCX, PDF or UTF-8 text transcript (the type is detected from the content, not the name)', { field: 'file' });
+  }
+  return kind;
+}
+
+/** The kind of an uploaded file (or a 400), and whether its format says it names no speakers. */
+export async function sniffUpload(filePath: string): Promise<{ kind: FileKind; autoCaptions: boolean }> {
+  const kind = await sniffOrReject(filePath);
+  return { kind, autoCaptions: await isAutoCaptionFile(filePath, kind) };
 }

@@ -9,8 +9,10 @@ import { ErrorResponse, errorResponses, Uuid } from '../../platform/http/schemas
 import { MindParams } from '../minds/index.ts';
 import { CreateSnapshotForm, CreateSnapshotResponse, Finding, KeyTopic, Psychometric, SetSpeakerBody, SetSpeakerResponse, SignedUrlQuery, SignedUrlResponse, Snapshot, SnapshotDetails, SnapshotParams, SnapshotSpeakers, SnapshotStatusObject, UPLOAD_CONTENT_TYPES_DOC, UploadBytes, UploadReceived } from './schemas.ts';
 import * as service from './service.ts';
+import { createSignedUrl, receiveSignedUpload } from './signed-upload.ts';
+import { createSnapshot, type SnapshotForm } from './upload.ts';
 import { listSpeakers, setSpeaker } from './speakers.ts';
-import { assertHasContent, spoolToTempFile } from './spool.ts';
+import { assertHasContent, spoolToTempFile, tmpDir } from './spool.ts';
 
 const FORM_FIELDS = new Set(['artifactId', 'mindsetDate', 'digitalTwinId', 'speaker']);
 
@@ -43,9 +45,9 @@ function malformedMultipart(err: unknown, req: FastifyRequest): DomainError | nu
 }
 
 /** Reads the multipart form: the file is spooled to a temp file (size-limited), fields collected. */
-async function readForm(req: FastifyRequest, ctx: Deps): Promise<service.SnapshotForm> {
+async function readForm(req: FastifyRequest, ctx: Deps): Promise<SnapshotForm> {
   if (!req.isMultipart()) throw new DomainError('UNSUPPORTED_MEDIA_TYPE', 'Send multipart/form-data with a "file" part (or an "artifactId" field)');
-  const form: service.SnapshotForm = { file: null, fields: {} };
+  const form: SnapshotForm = { file: null, fields: {} };
   try {
     for await (const part of req.parts()) {
       // A part whose Content-Disposition has no name="…" (busboy reports the name as undefined).
@@ -55,7 +57,7 @@ async function readForm(req: FastifyRequest, ctx: Deps): Promise<service.Snapsho
       if (part.type === 'file') {
         if (part.fieldname !== 'file') throw new DomainError('VALIDATION_FAILED', `Unexpected file part "${part.fieldname}"; the transcript goes in "file"`, { field: part.fieldname });
         // A second file part never gets here: the `files: 1` limit refuses it (400, src/platform/http/errors.ts).
-        const spooled = await spoolToTempFile(part.file, service.tmpDir(ctx), ctx.config.maxUploadBytes);
+        const spooled = await spoolToTempFile(part.file, tmpDir(ctx), ctx.config.maxUploadBytes);
         form.file = { ...spooled, fileName: part.filename || 'transcript' };
         assertHasContent(spooled);
       } else {
@@ -100,7 +102,7 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
   }, async (req) => {
     const form = await readForm(req, deps);
     try {
-      return await service.createSnapshot(deps, req.caller, req.params.mindId, form);
+      return await createSnapshot(deps, req.caller, req.params.mindId, form);
     } finally {
       await form.file?.remove();
     }
@@ -188,7 +190,7 @@ export const snapshotRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       querystring: SignedUrlQuery,
       response: { 200: SignedUrlResponse, ...errorResponses(404) },
     },
-  }, async (req) => service.createSignedUrl(deps, req.caller, req.params.mindId, req.query, publicBaseUrl(req, deps.config)));
+  }, async (req) => createSignedUrl(deps, req.caller, req.params.mindId, req.query, publicBaseUrl(req, deps.config)));
 };
 
 /** PUT /uploads/:token — outside the bearer-authenticated API: the signed token is the credential. */
@@ -211,7 +213,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     },
   }, async (req, reply) => {
     try {
-      return await service.receiveSignedUpload(deps, req.params.token, req.headers['content-type'], req.raw);
+      return await receiveSignedUpload(deps, req.params.token, req.headers['content-type'], req.raw);
     } catch (err) {
       // A refused upload may leave the body unread (over the limit, or refused before reading):
       // the rest would sit on a keep-alive connection, and the client's next request with it.

@@ -4,18 +4,20 @@
  * snapshot back through the one processing pipeline (pipeline.ts): the snapshot returns to
  * `pending` with the chosen label and its job is queued in the same transaction, so the new
  * memory and analysis are stored exactly once, by the same locked, idempotent step as an upload's.
+ * Also the check of a speaker named at upload against the file's labels (resolveRequestedSpeaker).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
 import type { Deps } from '../../deps.ts';
 import { rowsOf } from '../../platform/db/client.ts';
 import { findings, keyTopics, psychometrics, snapshots, turns, artifacts } from '../../platform/db/schema.ts';
-import { conflict, notFound } from '../../platform/errors.ts';
-import { matchSpeakerLabel, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
+import { conflict, invalid, notFound, type DomainError } from '../../platform/errors.ts';
+import { matchSpeakerLabel, UnknownSpeakerError, UnreadableTranscriptError } from '../../lib/ingest/index.ts';
 import { speakerLabels } from './pool.ts';
 import type { FileKind } from '../../lib/ingest/types.ts';
 import { inTransaction } from '../../platform/events/index.ts';
-import { getSnapshotRow, speakerWarning, toSnapshot, unknownSpeaker, type SnapshotView } from './service.ts';
+import { getSnapshotRow } from './service.ts';
+import { speakerWarning, toSnapshot, type SnapshotView } from './views.ts';
 import { OPEN, reprocess } from './state.ts';
 
 /** Lines shown per speaker, and how much of each. */
@@ -150,4 +152,30 @@ export async function setSpeaker(ctx: Deps, caller: Caller, mindId: string, snap
     reprocessing: true,
     snapshot: toSnapshot({ ...s, ...row }),
   };
+}
+
+/**
+ * With an explicit `speaker`, the label must name one of the file's: read its labels now, so a
+ * typo or an ambiguous prefix is a 400 listing them rather than a failed snapshot. The scan runs
+ * on its own parser thread with a short budget (speakerLabels), so a request never waits behind
+ * the jobs' parses. Returns the label it names with the file's labels, or null when the file
+ * cannot be read in time (a huge or hostile PDF) or at all: the request is accepted and the job
+ * checks the label (and fails an unreadable file with its reason).
+ */
+export async function resolveRequestedSpeaker(filePath: string, kind: FileKind, speaker: string, field = 'speaker'): Promise<{ label: string; labels: string[] } | null> {
+  let labels: string[];
+  try {
+    labels = await speakerLabels(filePath, kind);
+  } catch {
+    return null;
+  }
+  const match = matchSpeakerLabel(labels, speaker);
+  if (match.label === null) throw unknownSpeaker(speaker, labels, match.candidates, field);
+  return { label: match.label, labels };
+}
+
+/** 400 for a `speaker` that names no label of the file, or several (`candidates`). */
+export function unknownSpeaker(speaker: string, labels: string[], candidates: string[], field = 'speaker'): DomainError {
+  const err = new UnknownSpeakerError(speaker, labels, candidates);
+  return invalid(err.message, { field, speakers: labels, ...(candidates.length > 1 ? { candidates } : {}) });
 }

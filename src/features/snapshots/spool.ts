@@ -9,7 +9,11 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Deps } from '../../deps.ts';
 import { DomainError } from '../../platform/errors.ts';
+
+/** Where uploads are spooled (the temp file sweeper empties what a killed process left there). */
+export const tmpDir = (ctx: Pick<Deps, 'config'>) => path.join(ctx.config.dataDir, 'tmp');
 
 export interface SpooledFile {
   path: string;

@@ -19,7 +19,8 @@ import { rowsOf } from '../../platform/db/client.ts';
 import { artifacts } from '../../platform/db/schema.ts';
 import type { JobLogger } from '../../platform/jobs/log.ts';
 import type { QueueDefinition } from '../../platform/jobs/queue.ts';
-import { ARTIFACTS_PREFIX, keysOf, parseArtifactKey, SIGNED_URL_SECONDS } from './service.ts';
+import { ARTIFACTS_PREFIX, keysOf, parseArtifactKey } from './artifact-keys.ts';
+import { SIGNED_URL_SECONDS } from './signed-upload.ts';
 import { reopenUploads, sweepLost } from './state.ts';
 
 export { LOST_REASON } from './state.ts';

@@ -5,7 +5,8 @@
 import { readFile } from 'node:fs/promises';
 import type { FileKind, Transcript } from './types.ts';
 import { decodeText } from './text.ts';
-import { cuesToTranscript, parseSrtCues, parseVttCues } from './cues.ts';
+import { parseSrtCues, parseVttCues } from './caption-cues.ts';
+import { cuesToTranscript } from './cues.ts';
 import { linesToTranscript } from './layout.ts';
 import { readDocxParagraphs } from './docx.ts';
 import { readPdfLines } from './pdf.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseMindsetDate } from '../../../src/features/snapshots/service.ts';
+import { parseMindsetDate } from '../../../src/features/snapshots/upload.ts';
 
 const iso = (v: string) => parseMindsetDate(v).toISOString();
 

@@ -1,7 +1,7 @@
-/** A snapshot's semanticIndex, as its row records it (src/features/snapshots/service.ts). */
+/** A snapshot's semanticIndex, as its row records it (src/features/snapshots/views.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { semanticIndexOf } from '../../../src/features/snapshots/service.ts';
+import { semanticIndexOf } from '../../../src/features/snapshots/views.ts';
 
 const at = new Date('2026-11-25T10:00:00Z');
 const row = { status: 'completed', embedder: 'glove-6b-100d-sif@1', embeddedAt: at, embeddingError: null, embeddingQueued: 'glove-6b-100d-sif@1' };

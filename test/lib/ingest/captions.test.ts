@@ -7,7 +7,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { sniffFile, type Transcript } from '../../../src/lib/ingest/index.ts';
 import { closeParserPool, parseTranscriptFile } from '../../../src/features/snapshots/pool.ts';
-import { cueTextSegments } from '../../../src/lib/ingest/cues.ts';
+import { cueTextSegments } from '../../../src/lib/ingest/caption-cues.ts';
 import { fixturePath, srtOf, tempDir } from './helpers.ts';
 
 const tmp = tempDir('captions');

@@ -2,7 +2,7 @@
  * Large valid files complete within the default budgets: a 45 MB plain-text interview and a WebVTT
  * file whose one cue holds 4 million words (a whole talk) are parsed, attributed and analysed in a
  * parser process whose peak resident memory stays under 1 GB. The huge cue is read in bounded
- * pieces (cues.ts boundedRuns) and cut into turns of at most ~400 words; the analysis reads an
+ * pieces (caption-runs.ts boundedRuns) and cut into turns of at most ~400 words; the analysis reads an
  * even sample of such long transcripts (digest.ts analysisSample). Files are generated here.
  */
 import { test, after } from 'node:test';
