@@ -31,12 +31,12 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
-import { extractSearchTerms } from '../src/engines/extractive/index.ts';
+import { understand } from '../src/lib/language/understand.ts';
 import * as afterEngine from '../src/engines/extractive/index.ts';
 import { rerankEmbedder as afterEmbedder } from '../src/engines/extractive/rerank/index.ts';
 import type { ConversationMessage, EngineInput, EngineResult } from '../src/engines/types.ts';
 import { embedSnapshot, loadMindScope, recall } from '../src/features/memory/index.ts';
-import { engineInput } from '../src/features/simulations/run.ts';
+import { engineInput } from '../src/features/simulations/engine-input.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/features/simulations/seed.ts';
 import { requireSharedData } from '../test/support/shared-data.ts';
@@ -108,7 +108,7 @@ async function buildInputs(answer: Answer, embed: Engine['embed']): Promise<{ in
         { role: 'assistant', text: prior.text, evidence: prior.evidence },
       ];
       const message = FOLLOW_UPS[Math.floor(i / 4) % FOLLOW_UPS.length]!;
-      const found = await recall(memory, scope, message, history, extractSearchTerms(message, history), { citedTurnIds: prior.evidence.map((e) => e.turnId) });
+      const found = await recall(memory, scope, message, history, understand(message, history), { citedTurnIds: prior.evidence.map((e) => e.turnId) });
       inputs.push({ ...first, message, history, memory: found.memory, messageEmbedding: found.messageEmbedding });
     }
     return { inputs, database: PG_URL === 'none' ? 'PGlite' : 'PostgreSQL', turns };

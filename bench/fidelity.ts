@@ -33,10 +33,10 @@ import { answer, createExtractiveEngine } from '../src/engines/extractive/index.
 import { rerankEmbedder } from '../src/engines/extractive/rerank/index.ts';
 import type { EngineResult } from '../src/engines/types.ts';
 import { loadConversations, MIN_GUEST_TURNS, splitOf, wholeReply, type Conversation, type Split } from './support/fidelity-split.ts';
-import { contentStems, words } from '../src/engines/extractive/text.ts';
-import { isFollowUp } from '../src/engines/extractive/query.ts';
+import { contentStems, words } from '../src/lib/language/text.ts';
+import { isFollowUp } from '../src/lib/language/understand.ts';
 import { oracleTurn, personaWin, setFidelity, specificity, tfidfSpace, tfidfTop1, type HeldOut } from '../src/lib/fidelity/measure.ts';
-import { engineInput } from '../src/features/simulations/run.ts';
+import { engineInput } from '../src/features/simulations/engine-input.ts';
 import { embedSnapshot, loadMindScope } from '../src/features/memory/index.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { seedSnapshot, type SeedTurn } from '../test/features/simulations/seed.ts';

@@ -21,7 +21,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { generateFixtures } from './fixtures.ts';
 import { embedSnapshot, loadMindScope, recall, retrieveMemory } from '../src/features/memory/index.ts';
-import { extractSearchTerms, words } from '../src/engines/extractive/index.ts';
+import { words } from '../src/engines/extractive/index.ts';
+import { searchTerms, understand } from '../src/lib/language/understand.ts';
 import type { MemoryTurn } from '../src/engines/types.ts';
 import { form } from '../test/features/snapshots/support.ts';
 import { seedSnapshot } from '../test/features/simulations/seed.ts';
@@ -81,7 +82,8 @@ for (const conv of convs) {
     minds++;
     for (const item of items) {
       const gold = lower(item.answer);
-      const terms = extractSearchTerms(item.question, []);
+      const understood = understand(item.question, []);
+      const terms = searchTerms(understood);
       const score = (found: MemoryTurn[], into: number[][]) => {
         const f1 = found.map((t) => tokenF1(lower(t.text), gold));
         KS.forEach((k, i) => into[i]!.push(Math.max(0, ...f1.slice(0, k))));
@@ -90,7 +92,7 @@ for (const conv of convs) {
       const lexical = await retrieveMemory(s.ctx.db, scope, terms);
       times.lexical.push(performance.now() - t0);
       t0 = performance.now();
-      const recalled = await recall(memory, scope, item.question, [], terms);
+      const recalled = await recall(memory, scope, item.question, [], understood);
       const hybrid = recalled.memory;
       times.hybrid.push(performance.now() - t0);
       if (recalled.semanticSkipped) skipped.set(recalled.semanticSkipped, (skipped.get(recalled.semanticSkipped) ?? 0) + 1);

@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import { analyseTurns, type AnalysisResult } from '../src/lib/analysis/index.ts';
 import { rowsOf, type Db } from '../src/platform/db/client.ts';
-import { extractSearchTerms } from '../src/engines/extractive/index.ts';
+import { searchTerms, understand } from '../src/lib/language/understand.ts';
 import { embedSnapshot, loadMindScope, Memory, recall, retrieveMemory, type MindScope } from '../src/features/memory/index.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { readDebate as readDebateFrom, seedSnapshot, SHARED_TRANSCRIPTS, type SeedTurn } from '../test/features/simulations/seed.ts';
@@ -191,7 +191,8 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
       // and how many candidate turns it hands the engine (a first pass warms up, a second is timed).
       const scope = (await loadMindScope(s.ctx.db, (await s.api('GET', `/minds/${m.id}`)).body.mind.organizationId, m.id, null, memory.embedder.id))!.scope;
       const messages = questions.slice(0, 100);
-      const asked = messages.map((q) => extractSearchTerms(q, []));
+      const understood = messages.map((q) => understand(q, []));
+      const asked = understood.map(searchTerms);
       for (const terms of asked) candidates.push((await retrieveMemory(s.ctx.db, scope, terms)).length);
       const retrieval = await time(asked.length, async (i) => void (await retrieveMemory(s.ctx.db, scope, asked[i]!)));
       const buildStart = performance.now();
@@ -200,14 +201,14 @@ async function runOn(label: string, env: Record<string, string>): Promise<{ labe
       for (let i = 0; i < 10; i++) await retrieveMemory(s.ctx.db, scope, asked[i]!, { lexical });
       const retrievalProcess = await time(asked.length, async (i) => void (await retrieveMemory(s.ctx.db, scope, asked[i]!, { lexical })));
       const hybridCandidates: number[] = [];
-      for (let i = 0; i < asked.length; i++) hybridCandidates.push((await recall(memory, scope, messages[i]!, [], asked[i]!)).memory.length);
-      const hybrid = await time(asked.length, async (i) => void (await recall(memory, scope, messages[i]!, [], asked[i]!)));
+      for (let i = 0; i < asked.length; i++) hybridCandidates.push((await recall(memory, scope, messages[i]!, [], understood[i]!)).memory.length);
+      const hybrid = await time(asked.length, async (i) => void (await recall(memory, scope, messages[i]!, [], understood[i]!)));
       // Where the database has pgvector (PGlite does), the same retrieval searching with it: what
       // MINDPRINT_VECTOR_SEARCH=pgvector costs against the default.
       let hybridPgvector: Stats | null = null;
       if (await forced.hasVectorColumns()) {
-        for (let i = 0; i < 10; i++) await recall(forced, scope, messages[i]!, [], asked[i]!);
-        hybridPgvector = stats(await time(asked.length, async (i) => void (await recall(forced, scope, messages[i]!, [], asked[i]!))));
+        for (let i = 0; i < 10; i++) await recall(forced, scope, messages[i]!, [], understood[i]!);
+        hybridPgvector = stats(await time(asked.length, async (i) => void (await recall(forced, scope, messages[i]!, [], understood[i]!))));
       }
       if (m.bank === BANKS.at(-1)) plan = await explainRetrieval(s.ctx.db, scope, asked[0]!);
       rows.push({ bank: m.bank, turns: m.turns, candidates: stats(candidates), retrieval: stats(retrieval), retrievalProcess: stats(retrievalProcess), lexicalBuildMs, hybrid: stats(hybrid), hybridPgvector, hybridCandidates: stats(hybridCandidates), simulate: stats(samples), greeting });

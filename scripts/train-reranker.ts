@@ -24,7 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConversations, splitOf, type Conversation } from '../bench/support/fidelity-split.ts';
 import { pairsOf, type Pair } from '../bench/support/pairs.ts';
 import { specificity, tfidfSpace, type Space } from '../src/lib/fidelity/measure.ts';
-import { contentStems } from '../src/engines/extractive/text.ts';
+import { contentStems } from '../src/lib/language/text.ts';
 import { adaptToMind } from '../src/engines/extractive/adapt.ts';
 import type { MemoryTurn } from '../src/engines/types.ts';
 import { answer, type AnswerOptions } from '../src/engines/extractive/index.ts';

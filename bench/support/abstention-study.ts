@@ -12,7 +12,7 @@ import { loadConversations, splitOf } from './fidelity-split.ts';
 import { pairsOf, type Pair } from './pairs.ts';
 import { rerankEmbedder } from '../../src/engines/extractive/rerank/index.ts';
 import { cosine, tfidfSpace, vectorOf } from '../../src/lib/fidelity/measure.ts';
-import { contentStems } from '../../src/engines/extractive/text.ts';
+import { contentStems } from '../../src/lib/language/text.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
 
 requireSharedData('bench/support/abstention-study.ts');

@@ -2,7 +2,7 @@
  * Plain BM25 over content stems, for the benchmark studies (a baseline to compare the engine's
  * rankers with; the service's own full-text ranking is features/memory/lexical-index.ts).
  */
-import { contentStems } from '../../src/engines/extractive/text.ts';
+import { contentStems } from '../../src/lib/language/text.ts';
 
 /** Plain BM25 (k1 1.2, b 0.75) of content stems over `docs`. */
 export function bm25(query: string, docs: readonly string[]): number[] {

@@ -14,7 +14,7 @@ import { pairsOf, wholeReplies, type Pair } from './pairs.ts';
 import { lengthMatchedExcerpt, memorySentences, prng } from './length-matched.ts';
 import { tokenF1 } from './token-f1.ts';
 import { answer } from '../../src/engines/extractive/index.ts';
-import { contentStems, words } from '../../src/engines/extractive/text.ts';
+import { contentStems, words } from '../../src/lib/language/text.ts';
 import { passageOf } from '../../src/engines/extractive/passage.ts';
 import { Addressees, AlreadySaid, rankMemory, understand } from '../../src/engines/extractive/index.ts';
 import { FEATURES, nextPart, rerank, rerankEmbedder, type Candidate } from '../../src/engines/extractive/rerank/index.ts';

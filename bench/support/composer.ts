@@ -12,7 +12,7 @@
  *    "give me an example") prefers what came right after it, reasons, or examples.
  */
 import type { RankedTurn } from '../../src/engines/extractive/rank.ts';
-import { contentStems, words } from '../../src/engines/extractive/text.ts';
+import { contentStems, words } from '../../src/lib/language/text.ts';
 import { sentencesOf } from '../../src/engines/extractive/turn-index.ts';
 import { BACK_REFERENCE, EXAMPLE, overlap, REASON, SAME_THING, usableSpan, type ComposeInput, type Composition, type UsedSentence } from '../../src/engines/extractive/compose.ts';
 

@@ -9,7 +9,7 @@
  * conversation). The real answer is the whole reply (a long turn's parts joined).
  */
 import type { MemoryTurn } from '../../src/engines/types.ts';
-import { words } from '../../src/engines/extractive/text.ts';
+import { words } from '../../src/lib/language/text.ts';
 import { replyWordCounts } from '../../src/features/snapshots/digest.ts';
 import { wholeReply, type Conversation } from './fidelity-split.ts';
 

@@ -14,7 +14,7 @@
  */
 import { loadConversations, splitOf } from './fidelity-split.ts';
 import { pairsOf, wholeReplies, type Pair } from './pairs.ts';
-import { contentStems, spokenSentences, words } from '../../src/engines/extractive/text.ts';
+import { contentStems, spokenSentences, words } from '../../src/lib/language/text.ts';
 import { rerankEmbedder } from '../../src/engines/extractive/rerank/index.ts';
 import { questionStems, specificity, tfidfSpace, vectorOf, cosine } from '../../src/lib/fidelity/measure.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';

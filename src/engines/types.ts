@@ -3,6 +3,7 @@
  * that produce an answer. Engines never touch the database or HTTP: the service retrieves
  * memory and builds the persona, the engine turns them into an answer.
  */
+import type { Understanding } from '../lib/language/understand.ts';
 
 export interface RetrievalScores {
   /** Reciprocal-rank-fusion score over the retrievers below (higher is better). */
@@ -78,6 +79,13 @@ export interface EngineInput {
   message: string;
   /** The conversation so far, oldest first, without the current message. */
   history: ConversationMessage[];
+  /**
+   * The message read once by the service (src/lib/language: `understand(message, history, the
+   * person's name words)`), the same reading its recall used. The extractive engine answers from
+   * it; an input built by hand (tests, benchmarks) may leave it out, and the engine reads the
+   * message itself. The LLM engine reads the message in its own way and ignores it.
+   */
+  understanding?: Understanding;
   /** Candidate memory, already restricted to linked snapshots as of the requested date. */
   memory: MemoryTurn[];
   persona: PersonaCard;

@@ -16,7 +16,7 @@ import type { MemoryTurn } from '../types.ts';
 import { adapt, type Candidate, type Embed, type Group, type RerankModel } from './rerank/index.ts';
 import { tokenF1 } from './rerank/target.ts';
 import { answer } from './index.ts';
-import { words } from './text.ts';
+import { words } from '../../lib/language/text.ts';
 import { indexTurn } from './turn-index.ts';
 
 /** A question shorter than this (words) is back-channel; an answer shorter, an interjection (as the benchmarks count them). */

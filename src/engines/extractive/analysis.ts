@@ -6,10 +6,10 @@
  */
 import type { PersonaCard, SimulationAnalysis } from '../types.ts';
 import type { UsedSentence } from './compose.ts';
-import type { Phrase, QueryTerm, SocialIntent } from './query.ts';
+import type { Phrase, QueryTerm, SocialIntent } from '../../lib/language/understand.ts';
 import { list } from './replies.ts';
 import { describeFeeling, feelingOf } from './sentiment.ts';
-import { contentStems, rawWords, termOf } from './text.ts';
+import { contentStems, rawWords, termOf } from '../../lib/language/text.ts';
 import { LRUCache } from 'lru-cache';
 
 /** Sentences stating a view: what the person thinks, in their words. */

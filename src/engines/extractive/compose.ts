@@ -7,9 +7,9 @@
  * composer that used these before the reranker now lives in bench/support/composer.ts, issue 22.)
  */
 import type { Evidence, MemoryTurn, PersonaCard } from '../types.ts';
-import type { FollowUpKind, QueryTerm } from './query.ts';
+import type { FollowUpKind, QueryTerm } from '../../lib/language/understand.ts';
 import type { RankedTurn } from './rank.ts';
-import { contentStems, quoteRoles, quotesBalanced, spokenSentences, words, type SentenceSpan } from './text.ts';
+import { contentStems, quoteRoles, quotesBalanced, spokenSentences, words, type SentenceSpan } from '../../lib/language/text.ts';
 import { indexTurn, sentencesOf, turnEntry } from './turn-index.ts';
 import { LRUCache } from 'lru-cache';
 

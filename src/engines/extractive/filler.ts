@@ -5,7 +5,7 @@
  * substantive question, so the engine leaves such sentences out of answers and does not pick
  * a turn made of them.
  */
-import { words } from './text.ts';
+import { words } from '../../lib/language/text.ts';
 
 const PATTERNS: RegExp[] = [
   // Greetings and courtesies of the start and the end of a show.

@@ -13,20 +13,20 @@ import type { Evidence, EngineInput, EngineResult, MemoryTurn, SimulationEngine 
 import { analyse, analyseIntroduction, analyseNothingRelevant } from './analysis.ts';
 import { Addressees, AlreadySaid, EXAMPLE, REASON, usesContractions, wordBudget, type ComposeInput, type Composition, type UsedSentence } from './compose.ts';
 import { introduce } from './introduce.ts';
-import { understand, type Phrase } from './query.ts';
+import { understand, type Phrase } from '../../lib/language/understand.ts';
 import { rankMemory, type RankedTurn } from './rank.ts';
 import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './replies.ts';
 import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, turnVectors, type Candidate, type Embed, type RerankModel } from './rerank/index.ts';
-import { mainAskRanges, type FollowUpKind } from './query.ts';
-import { contentStems, sentences } from './text.ts';
+import { mainAskRanges, type FollowUpKind } from '../../lib/language/understand.ts';
+import { contentStems, sentences } from '../../lib/language/text.ts';
 import { jaccard } from './rank.ts';
 
-export { extractSearchTerms, buildQuery, isFollowUp, understand, phrasesOf, socialIntent, followUpKind, MAX_SEARCH_TERMS, type QueryTerm, type Phrase, type Understanding } from './query.ts';
+export { searchTerms, isFollowUp, understand, phrasesOf, socialIntent, followUpKind, MAX_SEARCH_TERMS, type QueryTerm, type Phrase, type Understanding } from '../../lib/language/understand.ts';
 export { rankMemory, type RankedTurn, type Ranking } from './rank.ts';
 export { wordBudget, Addressees, AlreadySaid, usableSpan, type ComposeInput, type Composition, type UsedSentence } from './compose.ts';
 export { nothingRelevantAnswer, phraseForReply } from './replies.ts';
 export { feelingOf, describeFeeling, type Feeling } from './sentiment.ts';
-export { sentences, spokenSentences, words, stem, contentStems, type SentenceSpan } from './text.ts';
+export { sentences, spokenSentences, words, stem, contentStems, type SentenceSpan } from '../../lib/language/text.ts';
 
 export { EXTRACTIVE_MODEL_ID } from '../models.ts';
 import { EXTRACTIVE_MODEL_ID } from '../models.ts';
@@ -270,7 +270,7 @@ function chooseReply(
 /** The answer for `input`, without streaming. Pure: same input, same result. */
 export function answer(input: EngineInput, options: AnswerOptions = {}): EngineResult {
   const name = input.persona.name || input.mindName;
-  const u = understand(input.message, input.history, name.split(/\s+/));
+  const u = input.understanding ?? understand(input.message, input.history, name.split(/\s+/));
   // Only the few sentences said in the engine's own words need the register: computed when needed.
   let register: boolean | undefined;
   const informal = () => (register ??= usesContractions(input.memory));

@@ -7,8 +7,8 @@
  */
 import type { MemoryTurn, PersonaCard } from '../types.ts';
 import { usableSpan, type AlreadySaid, type Addressees, type UsedSentence } from './compose.ts';
-import type { SocialIntent } from './query.ts';
-import { contentStems, isQuestion, words } from './text.ts';
+import type { SocialIntent } from '../../lib/language/understand.ts';
+import { contentStems, isQuestion, words } from '../../lib/language/text.ts';
 import { sentencesOf } from './turn-index.ts';
 
 /** How people describe themselves, with how strongly each says "this is who I am". */

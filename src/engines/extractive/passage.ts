@@ -13,7 +13,7 @@ import type { MemoryTurn } from '../types.ts';
 import type { AlreadySaid, Addressees, UsedSentence } from './compose.ts';
 import { BACK_REFERENCE, usableSpan } from './compose.ts';
 import { isFiller } from './filler.ts';
-import { contentStems, quotesBalanced, words, type SentenceSpan } from './text.ts';
+import { contentStems, quotesBalanced, words, type SentenceSpan } from '../../lib/language/text.ts';
 import { sentencesOf, turnEntry } from './turn-index.ts';
 import { LRUCache } from 'lru-cache';
 

@@ -5,8 +5,8 @@
  * recent mindsets, and near-duplicate turns suppressed so one thing said twice is used once.
  */
 import type { MemoryTurn } from '../types.ts';
-import { splitsOf, type QueryTerm } from './query.ts';
-import { stem } from './text.ts';
+import { splitsOf, type QueryTerm } from '../../lib/language/understand.ts';
+import { stem } from '../../lib/language/text.ts';
 import { countOf, indexTurn, knownTermId, turnEntry, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
 
 /** BM25 saturation and length normalisation (the usual values). */

@@ -5,8 +5,8 @@
  * (noun phrases, "your X" as "my X"), and point to what the person has talked about instead.
  */
 import type { PersonaCard } from '../types.ts';
-import type { Phrase } from './query.ts';
-import { contentStems } from './text.ts';
+import type { Phrase } from '../../lib/language/understand.ts';
+import { contentStems } from '../../lib/language/text.ts';
 
 /** A phrase of the question as the person would say it: "your mother" → "my mother". */
 export function phraseForReply(p: Pick<Phrase, 'text' | 'yours'>): string {

@@ -4,7 +4,7 @@
  * (Plutchik's families). It reports which words carried the judgement, so it can be checked.
  */
 import { VALENCE } from '../../lib/analysis/lexicons.ts';
-import { stem, words } from './text.ts';
+import { stem, words } from '../../lib/language/text.ts';
 
 const NEGATORS = new Set(['not', 'no', 'never', 'neither', 'nor', 'without', 'hardly']);
 

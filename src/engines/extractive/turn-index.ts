@@ -9,7 +9,7 @@
  * per turn rather than once per request (the passage and reranker code fill those slots).
  */
 import type { MemoryTurn } from '../types.ts';
-import { asksSomething, rawWords, spokenSentences, termOf, type SentenceSpan } from './text.ts';
+import { asksSomething, rawWords, spokenSentences, termOf, type SentenceSpan } from '../../lib/language/text.ts';
 
 /** One field of a turn: its content-term ids, sorted (repeats kept), and its content length. */
 export interface FieldIndex {

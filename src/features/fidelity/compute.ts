@@ -30,8 +30,8 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { mulberry32 } from '../../lib/prng.ts';
 import { questionStems, specificity, tfidfSpace } from '../../lib/fidelity/measure.ts';
-import { contentStems } from '../../engines/extractive/text.ts';
-import { extractSearchTerms, socialIntent, words } from '../../engines/extractive/index.ts';
+import { contentStems, wordCount } from '../../lib/language/text.ts';
+import { searchTerms, understand } from '../../lib/language/understand.ts';
 import type { EngineInput, MemoryTurn, PersonaCard, SimulationEngine } from '../../engines/types.ts';
 import type { Embedder } from '../../lib/embeddings/index.ts';
 import { rowsOf, type Db } from '../../platform/db/client.ts';
@@ -106,7 +106,6 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const wordCount = (text: string) => words(text).length;
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** A text cut at a word to at most `max` characters. */
@@ -307,9 +306,9 @@ export async function computeFidelity(s: FidelityServices, scope: MindScope): Pr
 }
 
 /**
- * What `engineInput` (src/features/simulations/run.ts) gives the engine for a first message,
- * with the held-out fold's in-process indexes in place of the scope's: the search terms, the
- * openings for a greeting, the message's embedding as the semantic query, the hybrid retrieval.
+ * What `engineInput` (src/features/simulations/engine-input.ts) gives the engine for a first message,
+ * with the held-out fold's in-process indexes in place of the scope's: the message read once, its
+ * search terms, the openings for a greeting, the message's embedding as the semantic query, the hybrid retrieval.
  */
 async function heldOutInput(
   s: FidelityServices,
@@ -321,7 +320,7 @@ async function heldOutInput(
   persona: PersonaCard,
   otherSpeakers: string[],
 ): Promise<EngineInput> {
-  const terms = extractSearchTerms(message, []);
+  const understood = understand(message, [], nameWords);
   let messageEmbedding: Float32Array | null = null;
   try {
     [messageEmbedding = null] = await s.embedder.embed([message]);
@@ -329,10 +328,10 @@ async function heldOutInput(
     messageEmbedding = null; // as served: the embedder unreachable, full text only
   }
   const query = unit(messageEmbedding ?? undefined);
-  const memory = await retrieveMemory(s.db, scope, terms, {
+  const memory = await retrieveMemory(s.db, scope, searchTerms(understood), {
     lexical,
-    openings: socialIntent(message, nameWords) !== null,
+    openings: understood.social !== null,
     semantic: query && vectorIndex && vectorIndex.size > 0 ? { embedder: s.embedder.id, vector: query, search: { kind: 'process', index: vectorIndex } } : null,
   });
-  return { mindName: scope.mindName, message, history: [], memory, persona, otherSpeakers, messageEmbedding, embedder: s.embedder };
+  return { mindName: scope.mindName, message, history: [], understanding: understood, memory, persona, otherSpeakers, messageEmbedding, embedder: s.embedder };
 }

@@ -21,7 +21,7 @@
  * Indexes are cached per (mind, fingerprint of the snapshots in scope), like the vector indexes
  * (src/features/memory/vector-index.ts): a new or reprocessed snapshot changes the fingerprint.
  */
-import { rawWords, termOf } from '../../engines/extractive/text.ts';
+import { rawWords, termOf } from '../../lib/language/text.ts';
 import type { MemoryTurn } from '../../engines/types.ts';
 import * as bm25 from '../../lib/retrieval/bm25.ts';
 

@@ -3,7 +3,7 @@
  * for a follow-up), its embedding, and the hybrid retrieval over the scope — the one entry point
  * of the simulation service (engineInput) and of the benchmarks.
  */
-import { isFollowUp } from '../../engines/extractive/index.ts';
+import { searchTerms, type Understanding } from '../../lib/language/understand.ts';
 import type { ConversationMessage, MemoryTurn } from '../../engines/types.ts';
 import { retrieveMemory, type RetrieveOptions, type SemanticQuery } from './retrieve.ts';
 import type { MindScope } from './scope.ts';
@@ -31,13 +31,13 @@ const CONTINUES = /^\s*(and|but|so|also|then|why|how come|what about|how about|w
 const SHORT_MESSAGE_WORDS = 5;
 
 /**
- * Whether `message` continues the conversation rather than asking something new: the extractive
- * engine's reading (no topic of its own, or one pointing back at what was said), or a short
- * message or one opening like a continuation.
+ * Whether `message` continues the conversation rather than asking something new: the engine's
+ * reading of it (`understood.leansOnHistory`: no topic of its own, or one pointing back at what
+ * was said), or a short message or one opening like a continuation.
  */
-export function leansOnConversation(message: string, history: readonly ConversationMessage[]): boolean {
+export function leansOnConversation(message: string, history: readonly ConversationMessage[], understood: Pick<Understanding, 'leansOnHistory'>): boolean {
   if (!history.some((m) => m.role === 'user')) return false;
-  if (isFollowUp(message, history)) return true;
+  if (understood.leansOnHistory) return true;
   return CONTINUES.test(message) || message.trim().split(/\s+/).length <= SHORT_MESSAGE_WORDS;
 }
 
@@ -73,11 +73,16 @@ export interface RecallOptions extends Omit<RetrieveOptions, 'semantic' | 'neigh
   signal?: AbortSignal;
 }
 
-export async function recall(memory: Memory, scope: MindScope, message: string, history: readonly ConversationMessage[], terms: readonly string[], options: RecallOptions = {}): Promise<Recall> {
+/**
+ * Recalls memory for `message`, read once by the caller (`understood`: `understand(message,
+ * history, …)` of src/lib/language): its search terms feed full-text search, its follow-up
+ * reading decides whether the conversation widens the semantic query.
+ */
+export async function recall(memory: Memory, scope: MindScope, message: string, history: readonly ConversationMessage[], understood: Pick<Understanding, 'query' | 'leansOnHistory'>, options: RecallOptions = {}): Promise<Recall> {
   // Loaded (once per scope) while the message is embedded.
   const lexical = memory.lexicalIndex(scope);
   lexical.catch(() => {}); // awaited below; an embedder failure first must not leave it unhandled
-  const followUp = leansOnConversation(message, history);
+  const followUp = leansOnConversation(message, history, understood);
   const prev = previousExchange(history);
   let messageEmbedding: Float32Array | null = null;
   let semantic: SemanticQuery | null = null;
@@ -104,7 +109,7 @@ export async function recall(memory: Memory, scope: MindScope, message: string, 
     options.onEmbedderError?.(err);
     semanticSkipped = 'embedder_failed';
   }
-  const found = await retrieveMemory(memory.db, scope, terms, {
+  const found = await retrieveMemory(memory.db, scope, searchTerms(understood), {
     lexical: await lexical,
     citedTurnIds: options.citedTurnIds,
     openings: options.openings,

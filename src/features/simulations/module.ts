@@ -6,7 +6,7 @@
 import type { Module } from '../../deps.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
 import { simulationRoutes } from './routes.ts';
-import { runSimulationJob, type SimulationJob } from './run.ts';
+import { runSimulationJob, type SimulationJob } from './jobs.ts';
 
 /** Background runs in flight per process: LLM runs mostly wait on the network. */
 const WORKER_CONCURRENCY = 4;

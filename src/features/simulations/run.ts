@@ -1,28 +1,30 @@
 /**
  * Running a simulation: validate the request against the mind, the conversation and the model;
  * store the user's message and the assistant's (pending or streaming) in one transaction —
- * with the background job, when there is one, in the same transaction; then retrieve memory,
- * build the persona, call the engine and store the answer or the failure. A stored assistant
- * message always ends `completed` or `failed`.
+ * with the background job, when there is one, in the same transaction (jobs.ts runs it); then
+ * build what the engine is given (engine-input.ts), call the engine and store the answer with
+ * its warnings (warnings.ts) or the failure. A stored assistant message always ends `completed`
+ * or `failed`; while it streams, its text so far is stored as it grows (partial.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../../platform/auth/authenticate.ts';
-import type { Config } from '../../config.ts';
 import type { Deps } from '../../deps.ts';
-import { rowsOf, type Db } from '../../platform/db/client.ts';
+import { rowsOf } from '../../platform/db/client.ts';
 import { messages, simulations, type MessageContent } from '../../platform/db/schema.ts';
 import { DomainError, invalid, notFound } from '../../platform/errors.ts';
-import type { JobContext } from '../../platform/jobs/queue.ts';
 import { QUEUE } from '../../platform/jobs/queues.ts';
-import { buildQuery, extractSearchTerms, rankMemory, socialIntent } from '../../engines/extractive/index.ts';
 import { LlmEngineError } from '../../engines/llm/index.ts';
-import type { ConversationMessage, EngineInput, EngineResult, Evidence, MemoryTurn, SimulationEngine } from '../../engines/types.ts';
+import type { EngineResult, SimulationEngine } from '../../engines/types.ts';
 import { VERSION } from '../../platform/version.ts';
 import { UnknownModelError, type EngineRegistry } from '../../engines/registry.ts';
-import { loadMindScope, recall, retrieveMemory, type MindScope } from '../memory/index.ts';
+import { loadMindScope, type MindScope } from '../memory/index.ts';
+import { engineInput } from './engine-input.ts';
+import type { SimulationJob } from './jobs.ts';
+import { partialSaver } from './partial.ts';
 import type { AnswerWarning, SimulateBody } from './schemas.ts';
 import { checkAccess, type SimulationAccess } from './service.ts';
-import { endMessage, startBackgroundRun } from './state.ts';
+import { endMessage } from './state.ts';
+import { answerWarnings } from './warnings.ts';
 
 /** What a run uses of the process's Deps (benchmarks pass their own). */
 export type RunServices = Pick<Deps, 'db' | 'events' | 'queue' | 'engines' | 'personas' | 'memory' | 'rerankers' | 'config' | 'log'>;
@@ -166,45 +168,6 @@ export async function createRun(s: RunServices, run: PreparedRun, mode: 'now' | 
   return ids;
 }
 
-/**
- * The conversation before the message being answered: completed messages only, oldest first,
- * each earlier answer with its evidence (so the next answer can say something new).
- */
-async function historyBefore(db: Db, simulationId: string, userSeq: number): Promise<ConversationMessage[]> {
-  if (userSeq <= 1) return [];
-  const rows = rowsOf<{ role: 'user' | 'assistant'; text: string | null; evidence: Evidence[] | string | null }>(
-    await db.execute(sql`
-      select role, content->>'text' as text, content->'evidence' as evidence from messages
-      where conversation_id = ${simulationId} and seq < ${userSeq} and status = 'completed'
-      order by seq`),
-  );
-  return rows
-    .filter((r) => r.text)
-    .map((r) => {
-      const evidence = typeof r.evidence === 'string' ? (JSON.parse(r.evidence) as Evidence[]) : r.evidence;
-      return r.role === 'assistant' && Array.isArray(evidence) ? { role: r.role, text: r.text!, evidence } : { role: r.role, text: r.text! };
-    });
-}
-
-/** Turns quoted by the latest answers of the conversation: fetched again so a follow-up can go on from them. */
-const CITED_ANSWERS = 2;
-function citedTurnIds(history: readonly ConversationMessage[]): string[] {
-  return history
-    .filter((m) => m.role === 'assistant')
-    .slice(-CITED_ANSWERS)
-    .flatMap((m) => (m.evidence ?? []).map((e) => e.turnId));
-}
-
-/**
- * LLM engines read the first excerpts in the order given: put the turns the extractive ranking
- * (BM25F over what was said and what was asked) likes best first, the rest after.
- */
-function rankForLlm(memory: MemoryTurn[], message: string, history: ConversationMessage[]): MemoryTurn[] {
-  const { ranked } = rankMemory(memory, buildQuery(message, history));
-  const first = new Set(ranked.map((r) => r.turn.turnId));
-  return [...ranked.map((r) => r.turn), ...memory.filter((t) => !first.has(t.turnId))];
-}
-
 export function runErrorOf(err: unknown): RunError {
   // The public message: the detailed one names the provider's (internal) endpoint; it goes to the log (executeRun).
   if (err instanceof LlmEngineError) return { code: err.code, message: err.publicMessage };
@@ -213,74 +176,13 @@ export function runErrorOf(err: unknown): RunError {
 }
 
 /** The assistant message's final state (state.ts endMessage): a failed one keeps the text streamed before the failure (`partial`). */
-async function finish(s: RunServices, messageId: string, outcome: { result: RunResult; model: string } | { error: RunError; partial?: string; model?: string }): Promise<void> {
+export async function finish(s: RunServices, messageId: string, outcome: { result: RunResult; model: string } | { error: RunError; partial?: string; model?: string }): Promise<void> {
   if ('result' in outcome) {
     await endMessage(s, messageId, { status: 'completed', content: { text: outcome.result.text, evidence: outcome.result.evidence, analysis: outcome.result.analysis, model: outcome.model, ...(outcome.result.warnings.length ? { warnings: outcome.result.warnings } : {}) } });
     return;
   }
   const content: MessageContent | null = outcome.partial ? { text: outcome.partial, ...(outcome.model ? { model: outcome.model } : {}) } : null;
   await endMessage(s, messageId, { status: 'failed', content, error: outcome.error });
-}
-
-/** While an answer streams, its text so far is stored at most this often, so readers of the conversation see it grow. */
-export const PARTIAL_SAVE_MS = 1000;
-
-/** Stores the streamed text so far (throttled; the last save wins, and never after the message ended). */
-function partialSaver(db: Db, messageId: string, log?: RunServices['log']): { add(text: string): void; text(): string; flush(): Promise<void> } {
-  let text = '';
-  let saved = '';
-  let last = Date.now();
-  let pending: Promise<void> = Promise.resolve();
-  const save = () => {
-    if (text === saved) return;
-    const snapshot = text;
-    saved = snapshot;
-    pending = pending
-      .then(() => db.execute(sql`update messages set content = ${JSON.stringify({ text: snapshot })}::jsonb, updated_at = now() where id = ${messageId} and status = 'streaming'`))
-      .then(
-        () => undefined,
-        (err: unknown) => log?.error({ err, messageId }, 'could not store the partial answer'),
-      );
-  };
-  return {
-    add(piece) {
-      text += piece;
-      if (Date.now() - last >= PARTIAL_SAVE_MS) {
-        last = Date.now();
-        save();
-      }
-    },
-    text: () => text,
-    flush: () => pending,
-  };
-}
-
-/**
- * The warnings of an answer: evidence quoted from a snapshot whose file names no speakers (its
- * `speakersLabelled` is false) may be anyone's words in that file, and whoever reads the answer
- * must be told so with it — not only at upload.
- */
-export async function answerWarnings(db: Db, organizationId: string, mindName: string, evidence: readonly Evidence[]): Promise<AnswerWarning[]> {
-  const ids = [...new Set(evidence.map((e) => e.snapshotId))];
-  if (!ids.length) return [];
-  const rows = rowsOf<{ id: string }>(
-    await db.execute(sql`select s.id from snapshots s where s.organization_id = ${organizationId} and s.speakers_labelled is false
-      and s.id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`),
-  );
-  if (!rows.length) return [];
-  const unlabelled = new Set(rows.map((r) => r.id));
-  return [unlabelledWarning(mindName, evidence.filter((e) => unlabelled.has(e.snapshotId)).length, evidence.length, ids.filter((id) => unlabelled.has(id)))];
-}
-
-/** The `unlabelled_speakers` warning: `quoted` of the answer's `total` quotes come from `snapshotIds`. */
-export function unlabelledWarning(mindName: string, quoted: number, total: number, snapshotIds: string[]): AnswerWarning {
-  const files = snapshotIds.length === 1 ? 'a file that names no speakers' : 'files that name no speakers';
-  const which = quoted === total ? (total === 1 ? 'The quote comes' : `All ${total} quotes come`) : `${quoted} of the ${total} quotes come`;
-  return {
-    code: 'unlabelled_speakers',
-    message: `${which} from ${files} (auto-captions or an unlabelled transcript): every voice in ${snapshotIds.length === 1 ? 'it' : 'them'} counts as ${mindName}, so ${quoted === 1 ? 'it' : 'they'} may be someone else’s words — an interviewer’s, a moderator’s or another guest’s.`,
-    snapshotIds,
-  };
 }
 
 export interface ExecuteOptions {
@@ -329,88 +231,12 @@ export async function executeRun(
   }
 }
 
-/**
- * What an engine is given to answer `message` in a conversation: the history before it (with
- * the earlier answers' evidence), the memory retrieved for it (plus the turns the conversation
- * quoted, and the opening turns for a greeting or "who are you?"), the persona, and the other
- * speakers' names. The one path every caller takes — POST /simulate, background jobs and the
- * fidelity benchmark — so what is measured is what is served.
- */
-export async function engineInput(s: Pick<RunServices, 'db' | 'personas' | 'memory'> & Partial<Pick<RunServices, 'log' | 'rerankers'>> & { config?: Pick<Config, 'rerankerAdapt'> }, scope: MindScope, engine: SimulationEngine, simulationId: string | null, userSeq: number, message: string): Promise<EngineInput> {
-  const history = simulationId ? await historyBefore(s.db, simulationId, userSeq) : [];
-  const terms = extractSearchTerms(message, history);
-  const options = { citedTurnIds: citedTurnIds(history), openings: socialIntent(message, scope.mindName.split(/\s+/)) !== null };
-  // Hybrid retrieval (src/features/memory): full text, and vector similarity to what the person said and to
-  // what they were asked, fused; a follow-up widens the query with the previous exchange.
-  const retrieved = s.memory
-    ? recall(s.memory, scope, message, history, terms, { ...options, onEmbedderError: (err) => s.log?.error({ err, mindId: scope.mindId }, 'embedding the message failed; answering from full-text search') })
-    : retrieveMemory(s.db, scope, terms, options).then((memory) => ({ memory, messageEmbedding: null }));
-  const [found, material] = await Promise.all([retrieved, s.personas.material(s.db, scope)]);
-  const memory = engine.engine === 'llm' ? rankForLlm(found.memory, message, history) : found.memory;
-  // The extractive reranker adapted to this mind, once it is ready (computed in the background, never waited for).
-  const reranker =
-    engine.engine === 'extractive' && s.rerankers && s.config?.rerankerAdapt ? s.rerankers.peek(s.db, scope) : undefined;
-  return {
-    mindName: scope.mindName,
-    message,
-    history,
-    memory,
-    persona: material.persona,
-    otherSpeakers: material.otherSpeakers,
-    messageEmbedding: found.messageEmbedding,
-    ...(s.memory ? { embedder: s.memory.embedder } : {}),
-    ...(reranker ? { reranker } : {}),
-  };
-}
-
 /** A failed run as the HTTP error of a synchronous POST /simulate. */
 export function httpErrorOf(err: unknown, ids: RunIds): DomainError | unknown {
   if (err instanceof LlmEngineError) {
     return new DomainError('UPSTREAM_FAILED', err.publicMessage, { engineCode: err.code, simulationId: ids.simulationId, conversationId: ids.conversationId, messageId: ids.messageId });
   }
   return err;
-}
-
-// ───────────── background runs ─────────────
-
-export interface SimulationJob {
-  organizationId: string;
-  messageId: string;
-  model: string;
-}
-
-/** LLM errors that the same request will hit again: no point in retrying the job. */
-const PERMANENT = new Set(['auth', 'not_found', 'provider_rejected', 'aborted']);
-
-/** The job handler for QUEUE.runSimulation. Idempotent: a message that already ended is left alone. */
-export async function runSimulationJob(s: RunServices, data: SimulationJob, job: JobContext): Promise<void> {
-  const [row] = rowsOf<{ id: string; seq: number; status: string; simulation_id: string; mind_id: string; as_of_snapshot_id: string | null; text: string | null }>(
-    await s.db.execute(sql`
-      select m.id, m.seq, m.status, sim.id as simulation_id, sim.mind_id, sim.as_of_snapshot_id,
-        (select u.content->>'text' from messages u where u.conversation_id = sim.id and u.seq = m.seq - 1) as text
-      from messages m join simulations sim on sim.id = m.conversation_id
-      where m.id = ${data.messageId} and sim.organization_id = ${data.organizationId}`),
-  );
-  // Deleted meanwhile (simulation or mind), or already finished by an earlier attempt.
-  if (!row || (row.status !== 'pending' && row.status !== 'streaming')) return;
-  const seq = Number(row.seq);
-  const fail = (error: RunError) => finish(s, row.id, { error });
-  if (!row.text) return fail({ code: 'internal', message: 'The question of this simulation message is missing' });
-  await startBackgroundRun(s.db, row.id);
-
-  const loaded = await loadMindScope(s.db, data.organizationId, row.mind_id, row.as_of_snapshot_id, s.memory?.embedder.id ?? null);
-  if (!loaded) return; // the mind is gone, and its simulations with it
-  if (loaded.asOfProblem || loaded.scope.snapshotCount === 0) {
-    return fail({ code: 'no_memory', message: 'The mind no longer has a completed, linked snapshot to answer from' });
-  }
-  const engine = s.engines.forStored(data.model);
-  await executeRun(s, loaded.scope, engine, { simulationId: row.simulation_id, messageId: row.id, seq }, row.text, {
-    // Leave the message pending for the next attempt unless this is the last one or retrying cannot help.
-    retryable: (err) => !job.isLastAttempt && !(err instanceof LlmEngineError && PERMANENT.has(err.code)),
-  }).catch((err: unknown) => {
-    // A failure already stored on the message is final: do not make pg-boss retry it.
-    if (!job.isLastAttempt && !(err instanceof LlmEngineError && PERMANENT.has(err.code))) throw err;
-  });
 }
 
 /** The requested engine; an unknown model id is a 400 that lists the choices. */

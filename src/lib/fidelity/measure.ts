@@ -17,8 +17,8 @@
  *
  * Vectors are TF-IDF of content-word stems, the IDF taken over the mind's memory turns, so a word
  * the person says everywhere weighs little. The stems are the project's one definition,
- * `contentStems` of src/engines/extractive/text.ts, passed in by the caller: lib sits below
- * engines and may not import it (docs/architecture.md, the floors).
+ * `contentStems` of src/lib/language/text.ts, passed in by the caller (from when it lived in
+ * engines/, which lib may not import; both are lib now, so the parameter could go).
  *
  * Pure: strings and turn lists in, numbers out; no database, no feature imports, so the
  * benchmark (bench/fidelity.ts) and a per-mind fidelity job can share it.

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { contentStems, spokenSentences, words } from '../../../src/engines/extractive/index.ts';
 import { UNLABELLED_ANSWER_WORDS, wordBudget } from '../../../src/engines/extractive/compose.ts';
-import { isQuestion } from '../../../src/engines/extractive/text.ts';
+import { isQuestion } from '../../../src/lib/language/text.ts';
 import { captions2012, converse, type RealMind } from './real.ts';
 import { hasSharedData, skipUnlessSharedData } from '../../support/shared-data.ts';
 

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { contentStems, sentences, understand } from '../../../src/engines/extractive/index.ts';
-import { quotesBalanced } from '../../../src/engines/extractive/text.ts';
+import { quotesBalanced } from '../../../src/lib/language/text.ts';
 import type { EngineResult } from '../../../src/engines/types.ts';
 import { converse, elon, moesta, obama2012, type RealMind } from './real.ts';
 import { hasSharedData, skipUnlessSharedData } from '../../support/shared-data.ts';
@@ -54,14 +54,6 @@ test('a topic change in a conversation gets its own answer, not the previous one
   assert.deepEqual([...quoted(reduce!)].filter((s) => quoted(deficit!).has(s)), [], 'the second deficit question adds to the first');
   assert.deepEqual(pizza!.evidence, [], 'pizza was never discussed');
   assert.match(pizza!.text, /^I haven't really talked about pizza/);
-});
-
-test('a message with a new content word is not a follow-up; one without is', () => {
-  const history = [{ role: 'user' as const, text: 'What would you do about taxes for the middle class?' }, { role: 'assistant' as const, text: '…' }];
-  for (const m of ['And what about the deficit?', 'Tell me about pizza.', 'What would you do to reduce the deficit?', 'What do they think about Medicare?']) assert.equal(understand(m, history).leansOnHistory, false, m);
-  for (const m of ['Why?', 'Can you say more about that?', 'What do you mean?', 'Give me an example.', 'Why does that matter?', 'And how would you pay for it?', 'And what if they insist?']) assert.equal(understand(m, history).leansOnHistory, true, m);
-  assert.equal(understand('Give me an example.', history).followUp, 'example');
-  assert.equal(understand('Why?', history).followUp, 'why');
 });
 
 test('compounds written apart are found: "healthcare" reaches the debates\' "health care"', async () => {

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createExtractiveEngine, extractSearchTerms } from '../../../src/engines/extractive/index.ts';
+import { createExtractiveEngine } from '../../../src/engines/extractive/index.ts';
+import { searchTerms, understand } from '../../../src/lib/language/understand.ts';
 import type { MemoryTurn, PersonaCard } from '../../../src/engines/types.ts';
 import { FIXTURES_URL } from '../../support/shared-data.ts';
 
@@ -79,7 +80,7 @@ test('asked about something he never discussed, he says so', async () => {
 
 test('the search terms select the turns the engine then ranks first', async () => {
   const message = 'How will you bring manufacturing jobs back from China?';
-  const terms = extractSearchTerms(message, []);
+  const terms = searchTerms(understand(message, []));
   // The noun phrases first ("bring" is a verb here), then the phrase's words written as one, then
   // the two-word readings of the long word a transcript might write apart.
   assert.deepEqual(terms.slice(0, 5), ['manufacturing', 'jobs', 'china', 'bring', 'manufacturingjobs']);

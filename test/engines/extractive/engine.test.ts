@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createExtractiveEngine, extractSearchTerms, EXTRACTIVE_MODEL_ID } from '../../../src/engines/extractive/index.ts';
+import { createExtractiveEngine, EXTRACTIVE_MODEL_ID } from '../../../src/engines/extractive/index.ts';
 import type { EngineInput, MemoryTurn, PersonaCard } from '../../../src/engines/types.ts';
 
 const persona: PersonaCard = { name: 'Maria Lopez', traits: [], style: {}, topics: [], findings: [] };
@@ -193,24 +193,6 @@ test('the analysis reads from the evidence and the persona', async () => {
   assert.ok(r.evidence.some((e) => e.quote.includes(gist[1]!.replace(/ …$/, ''))), 'the gist is one of the quoted sentences');
   assert.match(r.analysis.acting, /long runs every Sunday/, 'a behaviour finding on the topic asked about');
   assert.doesNotMatch(r.analysis.acting, /45 words/, 'not a style line that would be the same for every question');
-});
-
-test('search terms are the content words of the message, then of the recent conversation', () => {
-  assert.deepEqual(extractSearchTerms("What's Romney's plan for the jobs and the deficit?", []), ['romney', 'plan', 'jobs', 'deficit']);
-  // A compound is also searched as the two words a transcript may write it as, and two words as one.
-  assert.deepEqual(extractSearchTerms('How would you fix healthcare?', []), ['healthcare', 'fix', 'hea lthcare', 'heal thcare', 'healt hcare', 'health care']);
-  assert.ok(extractSearchTerms('What about health care costs?', []).includes('healthcare'));
-  const history = [
-    { role: 'user' as const, text: 'Tell me about your marathon training.' },
-    { role: 'assistant' as const, text: 'Training starts sixteen weeks out.' },
-  ];
-  const terms = extractSearchTerms('Why is that?', history);
-  assert.deepEqual(new Set(terms.slice(0, 2)), new Set(['marathon', 'training']));
-  assert.ok(!terms.includes('sixteen'), 'what she answered is not searched again: that only finds the same answer');
-  for (const t of terms) assert.match(t, /^[\p{L}\p{N}]+$/u);
-  const many = extractSearchTerms(Array.from({ length: 40 }, (_, i) => `topic${i}`).join(' '), []);
-  assert.equal(many.length, 16);
-  assert.deepEqual(extractSearchTerms('Is it, you know, like that?', []), []);
 });
 
 test('the analysis line reads as a person would say it: third person, no counting words, no “in terms of”', async () => {

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { LexicalIndex, loadMindScope, Memory, recall, retrieveMemory } from '../../../src/features/memory/index.ts';
 import { fixtureFile, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
+import { understand } from '../../../src/lib/language/understand.ts';
 
 const turn = (id: string, text: string, context: string | null = null, day = 0, seq = 0) => ({ turnId: id, text, context, mindsetDate: new Date(day * 86_400_000), seq });
 
@@ -115,7 +116,7 @@ describe('full-text search in process against the database, on the suite databas
     assert.deepEqual((await memory.lexicalIndex(now))!.search(['zeppelins'], 5).length, 1);
     assert.deepEqual((await memory.lexicalIndex(asOf))!.search(['zeppelins'], 5), []);
     // Through recall, as POST /simulate retrieves.
-    const found = await recall(memory, now, 'What do you think of zeppelins?', [], ['zeppelins']);
+    const found = await recall(memory, now, 'What do you think of zeppelins?', [], understand('What do you think of zeppelins?', []));
     assert.match(found.memory[0]!.text, /Zeppelins are the future/);
   });
 
@@ -127,7 +128,7 @@ describe('full-text search in process against the database, on the suite databas
     assert.equal(await new Memory(s.ctx.database, memory.embedder, 'auto', 'database').lexicalIndex(scope), null);
     assert.ok((await new Memory(s.ctx.database, memory.embedder, 'auto', 'process', 10).lexicalIndex(scope))!.size > 10);
     // Answers still come, from the database's search.
-    const found = await recall(small, scope, 'What do you think of zeppelins?', [], ['zeppelins']);
+    const found = await recall(small, scope, 'What do you think of zeppelins?', [], understand('What do you think of zeppelins?', []));
     assert.match(found.memory[0]!.text, /Zeppelins are the future/);
     assert.equal(found.memory[0]!.retrieval?.lexicalRank, 1);
   });

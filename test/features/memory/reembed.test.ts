@@ -16,6 +16,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from '../../fakes/openai
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';
 import { rows } from '../snapshots/support.ts';
 import { onPostgres, startTestServer, type TestServer } from '../../support/server.ts';
+import { understand } from '../../../src/lib/language/understand.ts';
 
 const MIND = 'Barack H Obama';
 const silent = { trace() {}, debug() {}, info() {}, warn() {}, error() {}, fatal() {} };
@@ -80,7 +81,7 @@ test('a service with another embedder re-embeds the memory in the background, th
   // Retrieval now searches the provider's space.
   const memory = second.ctx.memory;
   const { scope } = (await loadMindScope(second.ctx.db, organizationId, mindId, null, memory.embedder.id))!;
-  const got = await recall(memory, scope, 'How would you create jobs?', [], ['create', 'jobs']);
+  const got = await recall(memory, scope, 'How would you create jobs?', [], understand('How would you create jobs?', []));
   assert.equal(got.semanticSkipped, null);
   assert.equal(got.messageEmbedding?.length, 32);
   assert.ok(got.memory.some((t) => t.retrieval?.semanticRank === 1 && typeof t.retrieval.semantic === 'number'));

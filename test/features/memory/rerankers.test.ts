@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { createExtractiveEngine } from '../../../src/engines/extractive/index.ts';
 import { shippedModel } from '../../../src/engines/extractive/rerank/index.ts';
 import { loadMindScope, scopeTurns } from '../../../src/features/memory/index.ts';
-import { engineInput } from '../../../src/features/simulations/run.ts';
+import { engineInput } from '../../../src/features/simulations/engine-input.ts';
 import { readDebate, seedSnapshot } from '../simulations/seed.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { PersonaCache } from '../../../src/features/profile/index.ts';

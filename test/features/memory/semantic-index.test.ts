@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { loadMindScope, recall, retrieveMemory } from '../../../src/features/memory/index.ts';
 import { fixtureFile, rows, upload, waitForSnapshot } from '../snapshots/support.ts';
 import { onPostgres, startTestServer, type TestServer } from '../../support/server.ts';
+import { understand } from '../../../src/lib/language/understand.ts';
 
 const TRANSCRIPT = 'transcripts/us-presidential-debates/2012-10-03.said.txt';
 
@@ -77,7 +78,7 @@ for (const mode of onPostgres() ? ['auto'] : ['auto', 'pgvector']) {
       assert.ok(scope.semanticFingerprint, 'the scope knows its embedded snapshots');
       // No word of this message is in a turn about jobs and taxes as written, but the meaning is.
       const message = 'How would you get people back to work?';
-      const got = await recall(memory, scope, message, [], ['get', 'people', 'back', 'work']);
+      const got = await recall(memory, scope, message, [], understand(message, []));
       assert.equal(got.semanticSkipped, null);
       assert.ok(got.messageEmbedding && got.messageEmbedding.length === 100);
       const semantic = got.memory.filter((t) => t.retrieval?.semanticRank != null);
@@ -104,15 +105,15 @@ for (const mode of onPostgres() ? ['auto'] : ['auto', 'pgvector']) {
     test('a follow-up is widened by the previous exchange and brings the turns around the last answer', async () => {
       const memory = s.ctx.memory;
       const { scope } = (await loadMindScope(s.ctx.db, organizationId, mindId, null, memory.embedder.id))!;
-      const first = await recall(memory, scope, 'What would you do about the deficit?', [], ['deficit']);
+      const first = await recall(memory, scope, 'What would you do about the deficit?', [], understand('What would you do about the deficit?', []));
       const cited = first.memory.find((t) => /deficit/i.test(t.text))!;
       assert.ok(cited);
       const history = [
         { role: 'user' as const, text: 'What would you do about the deficit?' },
         { role: 'assistant' as const, text: cited.text, evidence: [{ turnId: cited.turnId, snapshotId: cited.snapshotId, quote: cited.text, startMs: null }] },
       ];
-      const alone = await recall(memory, scope, 'And how soon?', [], ['soon']);
-      const follow = await recall(memory, scope, 'And how soon?', history, ['soon'], { citedTurnIds: [cited.turnId] });
+      const alone = await recall(memory, scope, 'And how soon?', [], understand('And how soon?', []));
+      const follow = await recall(memory, scope, 'And how soon?', history, understand('And how soon?', history), { citedTurnIds: [cited.turnId] });
       assert.equal(follow.followUp, true);
       assert.equal(alone.followUp, false);
       const topAbout = (r: typeof follow) => r.memory.filter((t) => t.retrieval?.semanticRank != null && t.retrieval.semanticRank <= 10).filter((t) => /deficit|debt|spend|budget|tax/i.test(t.text)).length;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { unlabelledWarning } from '../../../src/features/simulations/run.ts';
+import { unlabelledWarning } from '../../../src/features/simulations/warnings.ts';
 import { BIN } from '../../support/cli.ts';
 import { fixturePath } from '../../support/shared-data.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';

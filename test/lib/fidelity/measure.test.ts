@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { contentStems } from '../../../src/engines/extractive/text.ts';
+import { contentStems } from '../../../src/lib/language/text.ts';
 import { cosine, oracleTurn, personaWin, setFidelity, specificity, tfidfSpace, tfidfTop1, vectorOf } from '../../../src/lib/fidelity/measure.ts';
 
 // A small memory: a person who talks about pricing, hiring and their morning.

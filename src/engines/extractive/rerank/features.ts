@@ -14,7 +14,7 @@
 import type { MemoryTurn } from '../../types.ts';
 import { fillerShareOf, passageOf, type Passage, type PassageOptions } from '../passage.ts';
 import type { RankedTurn } from '../rank.ts';
-import { contentStems } from '../text.ts';
+import { contentStems } from '../../../lib/language/text.ts';
 import { indexTurn, turnEntry } from '../turn-index.ts';
 
 /** Bump with any change of what a feature means (the model file must be retrained). */

@@ -10,7 +10,7 @@
  * Shared by the training script, the per-mind adaptation (./adapt.ts) and the benchmarks, so
  * the metric trained on is the metric measured.
  */
-import { spokenSentences, words } from '../text.ts';
+import { spokenSentences, words } from '../../../lib/language/text.ts';
 /** The seeded PRNG of the chance baselines (the same every run). */
 import { mulberry32 as prng } from '../../../lib/prng.ts';
 export { prng };

@@ -5,11 +5,17 @@
  * word of its own ("Why?", "Give me an example.") leans on the conversation, and says what kind
  * of follow-up it is. Greetings and "who are you?" are recognised as such.
  *
- * The SQL preselection (extractSearchTerms) and the ranking use the same terms, so what the
- * service fetches is what the engine scores.
+ * A message is read once per request: the simulation run calls `understand` and hands the
+ * result to recall (whose SQL preselection takes `searchTerms` of it) and to the engine (in
+ * EngineInput), so what the service fetches is what the engine scores.
  */
-import type { ConversationMessage } from '../types.ts';
 import { isContentWord, normalizeWord, rawWords, sentences, stem, words } from './text.ts';
+
+/** A message of the conversation as far as reading it goes (the engines' ConversationMessage is one). */
+export interface HistoryMessage {
+  role: 'user' | 'assistant';
+  text: string;
+}
 
 /** One query term: its stem (what matching uses) and the surface word (what SQL gets). */
 export interface QueryTerm {
@@ -225,7 +231,7 @@ function topicStems(text: string): Set<string> {
  * Whether `message` leans on the conversation: it has no content word of its own that the
  * conversation's user messages did not already use ("Why?", "Can you say more about taxes?").
  */
-export function isFollowUp(message: string, history: readonly ConversationMessage[] = []): boolean {
+export function isFollowUp(message: string, history: readonly HistoryMessage[] = []): boolean {
   const own = topicStems(message);
   if (own.size === 0) return true;
   const said = new Set(history.filter((m) => m.role === 'user').flatMap((m) => [...topicStems(m.text)]));
@@ -279,7 +285,7 @@ function addMessage(terms: Map<string, QueryTerm>, message: string, weight: numb
 }
 
 /** The user message a follow-up refers to: the latest one naming a topic. */
-function anchorOf(history: readonly ConversationMessage[]): string | null {
+function anchorOf(history: readonly HistoryMessage[]): string | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i]!;
     if (m.role === 'user' && topicStems(m.text).size > 0) return m.text;
@@ -293,7 +299,7 @@ function anchorOf(history: readonly ConversationMessage[]): string | null {
  * the previous question as a faint tie-breaker. What the person answered is never added to the
  * query: that only found the same answer again.
  */
-export function understand(message: string, history: readonly ConversationMessage[], names: readonly string[] = []): Understanding {
+export function understand(message: string, history: readonly HistoryMessage[], names: readonly string[] = []): Understanding {
   const terms = new Map<string, QueryTerm>();
   addMessage(terms, message, 1, true);
   const recentUsers = history.slice(-HISTORY_WINDOW).filter((m) => m.role === 'user').reverse();
@@ -323,11 +329,6 @@ export function understand(message: string, history: readonly ConversationMessag
   return { query: [...terms.values()], phrases, leansOnHistory: leans, followUp: followUpKind(message), social: leans && !social ? null : social };
 }
 
-/** The weighted query for `message` in the context of `history` (oldest first). */
-export function buildQuery(message: string, history: readonly ConversationMessage[]): QueryTerm[] {
-  return understand(message, history).query;
-}
-
 /** At most this many terms go to the full-text query: enough for a topic, few enough to stay fast. */
 export const MAX_SEARCH_TERMS = 16;
 /** At most this many two-word splits of long words ("healthcare" → "health care") are searched. */
@@ -352,17 +353,16 @@ export function splitsOf(word: string): string[] {
 }
 
 /**
- * The content words (lower-case, stopwords removed, at most 16) that the service's SQL
- * retrieval should OR together in a full-text query: the words of the message's main ask; for a
+ * The content words (lower-case, stopwords removed, at most 16) of an understood message that
+ * the service's SQL retrieval should OR together in a full-text query: the words of the message's main ask; for a
  * follow-up, or a message whose main ask names nothing, all its words and then those of the
  * recent conversation by decreasing weight. Then, for the message's long
  * words, their two-word splits as phrases ("health care" for "healthcare"), so a compound
  * written apart in the transcripts is still found. Words are plain [a-z0-9]; a phrase is two
  * such words separated by one space.
  */
-export function extractSearchTerms(message: string, history: readonly ConversationMessage[]): string[] {
+export function searchTerms(u: Pick<Understanding, 'query' | 'leansOnHistory'>): string[] {
   const clean = (w: string) => w.normalize('NFKD').replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
-  const u = understand(message, history);
   // A new question with a main ask of its own is answered from turns on that ask: the preamble's
   // and the previous question's words only break ties among those, so they are not searched
   // (each would bring in turns that are never used, and make the query slower).

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { contentStems, describeFeeling, feelingOf, sentences, spokenSentences, streamPieces, words } from '../../../src/engines/extractive/index.ts';
-import { asksSomething, isQuestion } from '../../../src/engines/extractive/text.ts';
+import { asksSomething, isQuestion } from '../../../src/lib/language/text.ts';
 
 test('sentences are exact spans, and abbreviations or initials do not end them', () => {
   const text = 'Mr. Romney met George W. Bush in the U.S. Senate.  Really? Yes! It was 3.5 percent… then more';

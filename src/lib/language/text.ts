@@ -1,9 +1,20 @@
 /**
  * Text primitives shared by ranking, composition and analysis: word tokens, light stemming,
  * content terms and sentence spans. Everything here is pure and deterministic.
+ *
+ * The words and sentences of reading a message and ranking memory. Three other readings in lib
+ * differ on purpose, and are not this one:
+ *  - lib/ingest/words.ts `countWords` (speaker summaries, the mind's inference, analysis counts)
+ *    keeps a hyphenated compound one word ("well-known"), where matching here wants its parts;
+ *    lib/ingest/split.ts `punctuatedSpans` ends a sentence at a line break too and covers every
+ *    word (document turns get their times from it), where `sentences` here keeps reported speech
+ *    whole. Both feed stored counts and the Big Five model's inputs.
+ *  - lib/embeddings/tokenize.ts spells words as the GloVe vocabulary does ("don't" → do not).
+ *  - lib/analysis/nlp.ts tokenizes with wink-nlp (parts of speech, lemmas, negation) for the
+ *    analysis and its trained model.
  */
 import { stemmer } from 'stemmer';
-import { countTerminators, isUnpunctuated, pseudoSentenceSpans, punctuationCounts } from '../../lib/ingest/pseudo-sentences.ts';
+import { countTerminators, isUnpunctuated, pseudoSentenceSpans, punctuationCounts } from '../ingest/pseudo-sentences.ts';
 import { STOPWORDS } from './stopwords.ts';
 
 /** Curly apostrophes appear in human transcripts; they are folded to ASCII. */
@@ -254,7 +265,7 @@ function pushSpan(text: string, start: number, end: number, spans: SentenceSpan[
   if (e > s) spans.push({ start: s, end: e, text: text.slice(s, e) });
 }
 
-/** Number of word tokens in `text`. */
+/** Number of word tokens in `text` (words as matching counts them; not ingest's countWords). */
 export function wordCount(text: string): number {
   return words(text).length;
 }
