@@ -17,7 +17,7 @@ import { understand, type Phrase } from '../../lib/language/understand.ts';
 import { rankMemory, type RankedTurn } from './rank.ts';
 import { exhaustedAnswer, nothingRelevantAnswer, uncoveredCaveat } from './replies.ts';
 import { candidatesFor, FEATURES, rerank, rerankEmbedder, shippedModel, turnVectors, type Candidate, type Embed, type RerankModel } from './rerank/index.ts';
-import { mainAskRanges, type FollowUpKind } from '../../lib/language/understand.ts';
+import type { FollowUpKind } from '../../lib/language/understand.ts';
 import { contentStems, sentences } from '../../lib/language/text.ts';
 import { jaccard } from './rank.ts';
 
@@ -103,18 +103,27 @@ export function evidenceFor(used: readonly Pick<UsedSentence, 'turn' | 'span' | 
  * the own held-out questions declined 6, 6, 6, 7 of 127; without it (lexical cover only) 12 of 127.
  */
 const SEMANTIC_COVER = 0.65;
-/** A turn with this share of its words in filler (outros, sponsor reads, greetings) never answers a substantive question. */
-const MAX_FILLER_SHARE = 0.5;
-const FILLER_FEATURE = FEATURES.indexOf('filler');
 const COVERAGE_FEATURE = FEATURES.indexOf('coverage');
 const FULL_COVERAGE = 0.99;
 /**
- * Kept for small memories (issue 22 measured it): on the development split it changes no
- * specificity (0.635 with and without) and costs some persona win (0.599 against 0.635), but
- * without it a verb asked about outweighs the name in a small memory ("move to China" answered
- * with "we move fast"; test/simulation-extractive/reply.test.ts).
+ * Kept (issue 22, re-measured on the development split with the retrained reranker and the BM25F
+ * blend below): without it specificity AUC 0.649, beyond the question 0.568, persona win 0.617
+ * against 0.662 / 0.567 / 0.621 with it (token F1 0.248 against 0.225: it picks shorter passages);
+ * and without it a verb asked about outweighs the name in a small memory ("move to China"
+ * answered with "we move fast"; test/engines/extractive/reply.test.ts).
  */
 const FULL_COVERAGE_BONUS = 1;
+/**
+ * Weight of BM25F's score (relative to the best candidate's, 0–1) added to the reranker's. Swept on
+ * the development split (issue 22; reranker retrained, full-coverage bonus on): specificity AUC /
+ * beyond the question / persona win 0.652 / 0.563 / 0.579 without it, 0.662 / 0.567 / 0.621 at 1
+ * (with the previous model: 0.658 / 0.576 / 0.602 at 0, 0.659 / 0.576 / 0.613 at 0.5, 0.664 / 0.576 /
+ * 0.619 at 1, 0.660 / 0.571 / 0.630 at 2). Tried and worse (previous model): the reranker only
+ * among BM25F's top 3 (0.654 / 0.566 / 0.617); without the full-coverage bonus, this blend
+ * (0.640 / 0.566 / 0.579), 0.5 × 1/rank instead (0.627 / 0.567 / 0.598), BM25F's top 5 (0.628 / 0.547 / 0.579).
+ */
+const BM25_BLEND = 1;
+const BM25_FEATURE = FEATURES.indexOf('bm25');
 /** Follow-ups: a turn this close (in transcript order) to one the last answer quoted gets this much more score. */
 const NEAR_LAST_ANSWER = 4;
 const NEAR_LAST_ANSWER_BONUS = 3;
@@ -122,13 +131,6 @@ const NEAR_LAST_ANSWER_BONUS = 3;
 const FOLLOW_UP_KIND_BONUS = 1.5;
 /** A follow-up's candidate is on the conversation's topic with this share of the best candidate's query weight. */
 const FOLLOW_UP_ON_TOPIC = 0.5;
-/**
- * Share of the budget each passage gets when the message asks two things. (Issue 22 measured the
- * second passage: on the development split one passage would be more specific, 0.651 against
- * 0.635 specificity AUC; it stays because a message asking two unrelated things should hear about
- * both, test/simulation-extractive/engine.test.ts.)
- */
-const TWO_ASKS_SHARE = 0.6;
 /**
  * A message whose content words are this close (Jaccard) to a question the person was already
  * asked (among the candidates) is that question again, or nearly: the person's reply to it is
@@ -150,21 +152,6 @@ export interface AnswerOptions {
   compose?: (input: ComposeInput) => Composition;
 }
 
-/**
- * The two things a message asks, when it asks two (two question sentences, each naming a topic
- * of its own): their texts. Else null.
- */
-export function twoAsks(message: string): [string, string] | null {
-  const asks = mainAskRanges(message)
-    .map(([a, b]) => message.slice(a, b))
-    .filter((q) => /\?/.test(q) && contentStems(q).length > 0);
-  if (asks.length < 2) return null;
-  const [a, b] = [asks[0]!, asks.at(-1)!];
-  const sa = new Set(contentStems(a));
-  const fresh = contentStems(b).filter((x) => !sa.has(x));
-  return fresh.length > 0 ? [a, b] : null;
-}
-
 /** The question a turn answered: the last sentence with a question mark of what was said before it (else all of it). */
 function questionOf(context: string): string {
   const asks = sentences(context).filter((x) => x.text.includes('?'));
@@ -180,9 +167,10 @@ export function askedBefore(message: string, turn: Pick<MemoryTurn, 'context'>):
 
 /**
  * The reply chosen by the reranker among the retrieved candidates (the person's reply to the same
- * question when memory holds it), and (when the message asks two things) a second passage from
- * another turn for the second one. Candidates mostly filler never answer; in a follow-up, turns
- * around the last answer are favoured.
+ * question when memory holds it): one passage of one turn, even when the message asks two things
+ * (issue 22: a second passage for a second ask measured no better on the development split,
+ * specificity AUC 0.654 with it and 0.658 without, persona win 0.604 and 0.602). Filler sentences
+ * never enter a passage (passage.ts); in a follow-up, turns around the last answer are favoured.
  */
 function chooseReply(
   input: EngineInput,
@@ -197,15 +185,15 @@ function chooseReply(
       if (t) cited.set(t.snapshotId, [...(cited.get(t.snapshotId) ?? []), t.seq]);
     }
   }
-  const pick = (message: string, budget: number, exclude: ReadonlySet<string>, own?: { ranked: readonly RankedTurn[]; weight: Map<string, number> }): Candidate | null => {
+  const pick = (message: string, budget: number): Candidate | null => {
     let candidates = candidatesFor({
       message,
       memory: input.memory,
-      ranked: own?.ranked ?? o.ranked,
-      passage: { budget, weight: own?.weight ?? o.weight, addressees: o.addressees, saidBefore: o.saidBefore },
+      ranked: o.ranked,
+      passage: { budget, weight: o.weight, addressees: o.addressees, saidBefore: o.saidBefore },
       embed: o.embed,
       messageVector: o.embed(message),
-    }).filter((c) => c.features[FILLER_FEATURE]! <= MAX_FILLER_SHARE && !exclude.has(c.turn.turnId));
+    });
     // The reply names something asked about, when any candidate's passage does (found by meaning
     // alone, a turn may be on another subject that merely sounds alike).
     // In a follow-up, the turns around the last answer are on the conversation's topic by their place.
@@ -233,8 +221,10 @@ function chooseReply(
     // a safe pick the learned score, which favours long passages, may miss in a small memory. (Not
     // in a follow-up: its few words say little; the place after the last answer says more.)
     const bestCoverage = Math.min(FULL_COVERAGE, Math.max(0, ...candidates.map((c) => c.features[COVERAGE_FEATURE]!)));
+    // The learned score plus BM25F's (relative to the best candidate's): the reranker alone, which
+    // favours long passages, chose answers less particular to the person than BM25F alone did.
     const scored = rerank(candidates, o.model).map(({ c, score: learned }) => {
-      const score = learned + (!o.followUp && bestCoverage > 0 && c.features[COVERAGE_FEATURE]! >= bestCoverage ? FULL_COVERAGE_BONUS : 0);
+      const score = learned + BM25_BLEND * c.features[BM25_FEATURE]! + (!o.followUp && bestCoverage > 0 && c.features[COVERAGE_FEATURE]! >= bestCoverage ? FULL_COVERAGE_BONUS : 0);
       if (!o.followUp) return { c, score };
       // A follow-up goes on from the last answer: turns around it, and for "why?" a reason, for
       // "an example?" an example, on its topic.
@@ -251,20 +241,8 @@ function chooseReply(
     scored.sort((a, b) => b.score - a.score);
     return scored[0]?.c ?? null;
   };
-  const two = o.followUp ? null : twoAsks(input.message);
-  if (!two) {
-    const best = pick(o.query, o.budget, new Set());
-    return best ? best.passage.used : [];
-  }
-  const share = Math.round(o.budget * TWO_ASKS_SHARE);
-  // Each ask ranked on its own words.
-  const ownRanking = (ask: string) => {
-    const r = rankMemory(input.memory, understand(ask, []).query);
-    return { ranked: r.ranked, weight: new Map(r.query.map((q) => [q.stem, q.weight * (r.idf.get(q.stem) ?? 0)])) };
-  };
-  const first = pick(two[0], share, new Set(), ownRanking(two[0]));
-  const second = pick(two[1], share, new Set(first ? [first.turn.turnId] : []), ownRanking(two[1]));
-  return [...(first?.passage.used ?? []), ...(second?.passage.used ?? [])];
+  const best = pick(o.query, o.budget);
+  return best ? best.passage.used : [];
 }
 
 /** The answer for `input`, without streaming. Pure: same input, same result. */

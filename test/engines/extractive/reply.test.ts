@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { askedBefore, createExtractiveEngine, twoAsks, understand } from '../../../src/engines/extractive/index.ts';
+import { askedBefore, createExtractiveEngine, understand } from '../../../src/engines/extractive/index.ts';
 import { isFiller } from '../../../src/engines/extractive/filler.ts';
 import { checkModel, fit, FEATURE_VERSION, FEATURES, rerank, shippedModel, type Candidate } from '../../../src/engines/extractive/rerank/index.ts';
 import type { ConversationMessage, EngineInput, MemoryTurn, PersonaCard } from '../../../src/engines/types.ts';
@@ -98,16 +98,6 @@ test('filler never answers a substantive question: outros and greetings stay out
     assert.doesNotMatch(r.text, /follow me|find me|for having me/i, r.text);
     assert.ok(r.evidence.every((e) => e.turnId !== 'outro' && e.turnId !== 'hello'), JSON.stringify(r.evidence));
   }
-});
-
-test('a second passage only when the message asks two things', async () => {
-  assert.equal(twoAsks('How do you price? How do you price?'), null, 'the second asks nothing new');
-  assert.ok(twoAsks('How do you price your product? And how do you hire?'));
-  assert.equal(twoAsks('How do you price your product and hire people?'), null, 'one question');
-  const r = await engine.generate(input('How do you price your product? And how do you hire?'));
-  assert.deepEqual(new Set(r.evidence.map((e) => e.turnId)), new Set(['pricing', 'hiring']));
-  const one = await engine.generate(input('How do you price your product?'));
-  assert.equal(new Set(one.evidence.map((e) => e.turnId)).size, 1);
 });
 
 test('a question memory already holds, the same or nearly, is answered with the reply to it (issue 22)', async () => {
