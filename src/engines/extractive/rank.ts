@@ -5,13 +5,12 @@
  * recent mindsets, and near-duplicate turns suppressed so one thing said twice is used once.
  */
 import type { MemoryTurn } from '../types.ts';
+import * as bm25 from '../../lib/retrieval/bm25.ts';
 import { splitsOf, type QueryTerm } from '../../lib/language/understand.ts';
 import { stem } from '../../lib/language/text.ts';
 import { countOf, indexTurn, knownTermId, turnEntry, vocabularyGeneration, type FieldIndex } from './turn-index.ts';
 
-/** BM25 saturation and length normalisation (the usual values). */
-const K1 = 1.2;
-const B_TEXT = 0.75;
+/** Length normalisation of the old question: a question is short and its length says little. */
 const B_CONTEXT = 0.5;
 /**
  * A match in the old question counts half as much as one in the answer: a turn found only through
@@ -99,10 +98,6 @@ function indexAll(turns: readonly MemoryTurn[]): { text: FieldIndex; context: Fi
   }
 }
 
-/** Robertson–Spärck Jones idf, kept positive even for terms in every candidate. */
-function idfOf(df: number, n: number): number {
-  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-}
 
 /**
  * Rank `memory` for `query`. `coverageTerms` limits which query stems count for
@@ -152,7 +147,7 @@ export function rankMemory(memory: readonly MemoryTurn[], asked: readonly QueryT
     for (let k = 0; k < nq; k++) if (tfText[i * nq + k]! > 0 || tfContext[i * nq + k]! > 0) df.set(stems[k]!, (df.get(stems[k]!) ?? 0) + 1);
   }
   const idf = new Map<string, number>();
-  for (const q of byStem.keys()) idf.set(q, idfOf(df.get(q) ?? 0, n));
+  for (const q of byStem.keys()) idf.set(q, bm25.idf(df.get(q) ?? 0, n));
   // A preamble's word never counts for more than a word of the main ask, however rare it is.
   const mainIdf = query.filter((q) => q.fromMessage && !q.preamble && !q.joined).map((q) => idf.get(q.stem)!);
   if (mainIdf.length > 0) {
@@ -163,7 +158,7 @@ export function rankMemory(memory: readonly MemoryTurn[], asked: readonly QueryT
   // more than they are, however rare that spelling.
   for (const q of query) {
     if (!q.joined) continue;
-    const parts = q.joined.map((p) => idf.get(p) ?? idfOf(0, n));
+    const parts = q.joined.map((p) => idf.get(p) ?? bm25.idf(0, n));
     idf.set(q.stem, Math.min(idf.get(q.stem)!, Math.max(...parts)));
   }
 
@@ -192,10 +187,9 @@ export function rankMemory(memory: readonly MemoryTurn[], asked: readonly QueryT
       const inContext = tfContext[i * nq + k]!;
       if (inText === 0 && inContext === 0) continue;
       const tf =
-        (W_TEXT * inText) / (1 - B_TEXT + (B_TEXT * textLength[i]!) / avgText) +
-        (W_CONTEXT * inContext) / (1 - B_CONTEXT + (B_CONTEXT * contextLength[i]!) / avgContext);
+        W_TEXT * bm25.normalisedTf(inText, textLength[i]!, avgText) + W_CONTEXT * bm25.normalisedTf(inContext, contextLength[i]!, avgContext, B_CONTEXT);
       const w = idfOfTerm[k]!;
-      score += terms[k]!.weight * w * (tf / (K1 + tf));
+      score += terms[k]!.weight * w * bm25.saturate(tf);
       if (inCoverage[k]) covered += terms[k]!.weight * w;
       matched.push(stems[k]!);
     }
