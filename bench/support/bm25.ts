@@ -3,8 +3,9 @@
  * rankers with; the service's own full-text ranking is features/memory/lexical-index.ts).
  */
 import { contentStems } from '../../src/lib/language/text.ts';
+import * as parts from '../../src/lib/retrieval/bm25.ts';
 
-/** Plain BM25 (k1 1.2, b 0.75) of content stems over `docs`. */
+/** Plain BM25 (the service's one definition: src/lib/retrieval/bm25.ts) of content stems over `docs`. */
 export function bm25(query: string, docs: readonly string[]): number[] {
   const q = [...new Set(contentStems(query))];
   const tfs = docs.map((d) => {
@@ -20,9 +21,7 @@ export function bm25(query: string, docs: readonly string[]): number[] {
     for (const t of q) {
       const tf = m.get(t) ?? 0;
       if (!tf) continue;
-      const n = df.get(t)!;
-      const idf = Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
-      s += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * lens[i]!) / avg));
+      s += parts.idf(df.get(t)!, docs.length) * parts.saturate(parts.normalisedTf(tf, lens[i]!, avg));
     }
     return s;
   });
