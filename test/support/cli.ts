@@ -63,3 +63,19 @@ export function spawnServe(env: Record<string, string>): ServeProcess {
 
 /** The key and base URL a first start prints. */
 export const FIRST_START_KEY = /created for organization "default", user admin@localhost:\n\n {2}(mp_[A-Za-z0-9_-]{43})\n[\s\S]*?(http:\/\/\S+)\/minds\n/;
+
+/**
+ * Collects a starting server's output and waits (at most `ms`) for the first-start key it prints:
+ * its key and base URL, or an assertion naming everything it printed (it may have exited).
+ */
+export async function waitForFirstStartKey(proc: ChildProcess, ms = 120_000): Promise<{ key: string; base: string }> {
+  let out = '';
+  let err = '';
+  proc.stdout?.on('data', (d) => (out += d));
+  proc.stderr?.on('data', (d) => (err += d));
+  const deadline = Date.now() + ms;
+  while (!FIRST_START_KEY.test(out) && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  const m = FIRST_START_KEY.exec(out);
+  if (!m) throw new Error(`the server did not print its first key\nstdout: ${out}\nstderr: ${err}`);
+  return { key: m[1]!, base: m[2]! };
+}

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { FIRST_START_KEY } from '../../support/cli.ts';
+import { waitForFirstStartKey } from '../../support/cli.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -115,16 +115,8 @@ test('the packed package runs from its build alone: serve, upload with its own C
 
   const dataDir = path.join(dir, 'data');
   const proc = spawn(process.execPath, [bin, 'serve'], { cwd: os.tmpdir(), env: { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'warn', DATABASE_URL: '', HOST: '127.0.0.1', PORT: '0', MINDPRINT_DATA_DIR: dataDir, MINDPRINT_BOOTSTRAP_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (d) => (out += d));
-  proc.stderr.on('data', (d) => (err += d));
   try {
-    const deadline = Date.now() + 120_000;
-    while (!FIRST_START_KEY.test(out) && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const m = FIRST_START_KEY.exec(out);
-    assert.ok(m, `the installed server started and printed its first key\nstdout: ${out}\nstderr: ${err}`);
-    const [, key, base] = m;
+    const { key, base } = await waitForFirstStartKey(proc);
     const origin = new URL(base!).origin;
     const dashboard = await fetch(`${origin}/`);
     assert.equal(dashboard.status, 200, 'the dashboard is served from web/dist');

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Lexer, type Tokens } from 'marked';
-import { FIRST_START_KEY } from '../../support/cli.ts';
+import { waitForFirstStartKey } from '../../support/cli.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -78,16 +78,8 @@ test('the README set-up block, as written, in a fresh copy: npm ci builds servic
     env: env({ LOG_LEVEL: 'warn', DATABASE_URL: '', HOST: '127.0.0.1', PORT: '0', MINDPRINT_DATA_DIR: dataDir, MINDPRINT_BOOTSTRAP_KEY: '' }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (d) => (out += d));
-  proc.stderr.on('data', (d) => (err += d));
   try {
-    const deadline = Date.now() + 120_000;
-    while (!FIRST_START_KEY.test(out) && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const m = FIRST_START_KEY.exec(out);
-    assert.ok(m, `npm start served and printed the first key\nstdout: ${out}\nstderr: ${err}`);
-    const [, key, base] = m;
+    const { key, base } = await waitForFirstStartKey(proc);
     const minds = await fetch(`${base}/minds`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(minds.status, 200, 'the printed key works against the printed address');
     const dashboard = await fetch(`${new URL(base!).origin}/app/`);
