@@ -13,16 +13,8 @@ import { QUEUE, queueDefinitions } from '../../../src/platform/jobs/queues.ts';
 import { jobLogger } from '../../../src/platform/jobs/log.ts';
 import { LOST_REASON, sweepLostSnapshots } from '../../../src/features/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
-import { upload, waitForSnapshot } from './support.ts';
+import { PANEL, upload, waitForSnapshot } from './support.ts';
 
-const PANEL = [
-  'Jim Lehrer: Good evening. Let us begin with jobs, and what each of you would do about them in the first year.',
-  'Barack H Obama: I think the first thing is to invest in education and training, so that people can find the work that is out there.',
-  'W Mitt Romney: I believe small businesses create the jobs, and I would cut the rules that hold them back every single day.',
-  'Jim Lehrer: And the deficit, how would you bring it down?',
-  'Barack H Obama: We have to cut spending we do not need and ask the wealthiest to pay a little more, because that is fair.',
-  'W Mitt Romney: I will not raise taxes on families; I will cut programs and grow the economy, and that closes the gap.',
-].join('\n\n');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('domain events', () => {

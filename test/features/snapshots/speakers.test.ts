@@ -12,22 +12,13 @@ import { sql } from 'drizzle-orm';
 import { LOST_REASON } from '../../../src/features/snapshots/sweeper.ts';
 import { startTestServer, type TestServer } from '../../support/server.ts';
 import { fixturePath, sharedDataPath, skipUnlessSharedData } from '../../support/shared-data.ts';
-import { rows, upload, waitForSnapshot } from './support.ts';
+import { PANEL, rows, upload, waitForSnapshot } from './support.ts';
 
 /** Half of the first 2012 debate with its speakers' names, and 20 minutes of its auto-captions (test/fixtures). */
 const DEBATE = fixturePath('transcripts/us-presidential-debates/2012-10-03');
 /** The real podcasts (../shared/data): the host is "Lenny" in one file and "Lenny Rachitsky" in the others. */
 const LENNY = ['bob-moesta', 'jen-abel', 'sander-schulhoff'].map((n) => sharedDataPath(`transcripts/lennys-podcast/${n}.transcript.md.txt`));
 const EVERY_VOICE = /every voice in this file counts as Andrew Huberman/;
-/** A short three-speaker exchange, in the debates' `Name: text` layout. */
-const PANEL = [
-  'Jim Lehrer: Good evening. Let us begin with jobs, and what each of you would do about them in the first year.',
-  'Barack H Obama: I think the first thing is to invest in education and training, so that people can find the work that is out there.',
-  'W Mitt Romney: I believe small businesses create the jobs, and I would cut the rules that hold them back every single day.',
-  'Jim Lehrer: And the deficit, how would you bring it down?',
-  'Barack H Obama: We have to cut spending we do not need and ask the wealthiest to pay a little more, because that is fair.',
-  'W Mitt Romney: I will not raise taxes on families; I will cut programs and grow the economy, and that closes the gap.',
-].join('\n\n');
 
 describe('snapshot speakers', () => {
   let s: TestServer;

@@ -52,3 +52,13 @@ export async function storedFiles(s: TestServer): Promise<string[]> {
     return [];
   }
 }
+
+/** A short three-speaker exchange, in the debates' `Name: text` layout. */
+export const PANEL = [
+  'Jim Lehrer: Good evening. Let us begin with jobs, and what each of you would do about them in the first year.',
+  'Barack H Obama: I think the first thing is to invest in education and training, so that people can find the work that is out there.',
+  'W Mitt Romney: I believe small businesses create the jobs, and I would cut the rules that hold them back every single day.',
+  'Jim Lehrer: And the deficit, how would you bring it down?',
+  'Barack H Obama: We have to cut spending we do not need and ask the wealthiest to pay a little more, because that is fair.',
+  'W Mitt Romney: I will not raise taxes on families; I will cut programs and grow the economy, and that closes the gap.',
+].join('\n\n');
