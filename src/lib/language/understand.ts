@@ -117,7 +117,7 @@ const PREAMBLE_WEIGHT = 0.35;
  * last sentence), each from its last clause that opens like a question ("…, what do you think
  * about taxes?"). Returns character ranges of the main ask.
  */
-export function mainAskRanges(message: string): [number, number][] {
+function mainAskRanges(message: string): [number, number][] {
   const spans = sentences(message);
   if (spans.length === 0) return [];
   let asks = spans.filter((s) => /\?["'\u201D\u2019)]*$/.test(s.text));
