@@ -11,6 +11,9 @@
  * Representations: TF-IDF and BM25 of content stems, over what the person said and over the
  * question the reply answered (the turn before it, as ingest stores it), GloVe-SIF sentence
  * embeddings (src/embeddings) of both; and their fusions (reciprocal rank; sums of scores).
+ * Issue 22, third round: Universal Sentence Encoder lite (bench/support/use-lite.ts; vectors cached
+ * in ~/.cache/mindprint/use/) of the reply — in ~60-word chunks, their mean vector or the best
+ * chunk — and of the question it answered, alone and fused with the words and GloVe-SIF.
  */
 import { loadConversations, splitOf } from './fidelity-split.ts';
 import { pairsOf, wholeReplies, type Pair } from './pairs.ts';
@@ -19,6 +22,7 @@ import { rerankEmbedder } from '../../src/engines/extractive/rerank/index.ts';
 import { questionStems, specificity, tfidfSpace, vectorOf, cosine } from '../../src/lib/fidelity/measure.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
 import { bm25 } from './bm25.ts';
+import { chunkVectors, dot as udot, embedStats, embedTexts, loadStats, meanOf } from './use-lite.ts';
 
 requireSharedData('bench/support/specificity-study.ts');
 
@@ -53,7 +57,11 @@ async function main(): Promise<void> {
     const cv = contexts.map((t) => vectorOf(space, t));
     const te = texts.map((t) => embed(t));
     const ce = contexts.map((t) => (t ? embed(t) : null));
-    for (const p of ps) {
+    const uChunks = await chunkVectors(texts);
+    const ut = uChunks.map(meanOf);
+    const uc = (await chunkVectors(contexts)).map((cs, i) => (contexts[i] ? meanOf(cs) : null));
+    const uq = await embedTexts(ps.map((p) => p.message));
+    for (const [pi, p] of ps.entries()) {
       const others = ps.filter((o) => o !== p).map((o) => o.gold);
       const qv = vectorOf(space, p.message);
       const qe = embed(p.message);
@@ -64,6 +72,12 @@ async function main(): Promise<void> {
       s.bm25Context = bm25(p.message, contexts);
       s.sifText = te.map((v) => dot(qe, v));
       s.sifContext = ce.map((v) => (v ? dot(qe, v) : 0));
+      const q = uq[pi]!;
+      s.useText = ut.map((v) => udot(q, v));
+      s.useTextMax = uChunks.map((cs) => Math.max(...cs.map((v) => udot(q, v))));
+      s.useContext = uc.map((v) => (v ? udot(q, v) : 0));
+      const useBoth = s.useText.map((x, i) => x + s.useContext[i]!);
+      const useBothMax = s.useTextMax.map((x, i) => x + s.useContext[i]!);
       const extra: Record<string, string> = {};
       const combos: Record<string, number[]> = {
         ...s,
@@ -74,6 +88,19 @@ async function main(): Promise<void> {
         'rrf tfidf text+ctx, sif text+ctx': rrf(s.tfidfText, s.tfidfContext, s.sifText, s.sifContext),
         'rrf bm25 text+ctx, sif text+ctx': rrf(s.bm25Text, s.bm25Context, s.sifText, s.sifContext),
         'rrf tfidf (text+ctx), sif (text+ctx)': rrf(s.tfidfText.map((x, i) => x + s.tfidfContext[i]!), s.sifText.map((x, i) => x + s.sifContext[i]!)),
+        'use text+ctx': useBoth,
+        'use max text+ctx': useBothMax,
+        'rrf use text, use ctx': rrf(s.useText, s.useContext),
+        'rrf tfidf text, use text': rrf(s.tfidfText, s.useText),
+        'rrf tfidf text+ctx, use text+ctx': rrf(s.tfidfText, s.tfidfContext, s.useText, s.useContext),
+        'rrf tfidf text+ctx, use max text+ctx': rrf(s.tfidfText, s.tfidfContext, s.useTextMax, s.useContext),
+        'rrf bm25 text+ctx, use text+ctx': rrf(s.bm25Text, s.bm25Context, s.useText, s.useContext),
+        'rrf bm25 text+ctx, use max text+ctx': rrf(s.bm25Text, s.bm25Context, s.useTextMax, s.useContext),
+        'rrf tfidf text+ctx, sif text+ctx, use text+ctx': rrf(s.tfidfText, s.tfidfContext, s.sifText, s.sifContext, s.useText, s.useContext),
+        'rrf bm25 text+ctx, sif text+ctx, use text+ctx': rrf(s.bm25Text, s.bm25Context, s.sifText, s.sifContext, s.useText, s.useContext),
+        'rrf sif text+ctx, use text+ctx': rrf(s.sifText, s.sifContext, s.useText, s.useContext),
+        'tfidf text + use text': s.tfidfText.map((x, i) => x + s.useText[i]!),
+        'tfidf text+ctx + use text+ctx': s.tfidfText.map((x, i) => x + s.tfidfContext[i]! + useBoth[i]!),
       };
       // Pseudo-relevance feedback: the question widened by the top replies' words (RM3-like), then TF-IDF again.
       for (const k of [3, 10]) {
@@ -144,6 +171,7 @@ async function main(): Promise<void> {
   console.log('| representation (top-1 whole reply) | questions | specificity AUC | beyond the question | mean words |');
   console.log('|---|---:|---:|---:|---:|');
   for (const [name, r] of results) console.log(`| ${name} | ${r.spec.length} | ${mean(r.spec).toFixed(3)} | ${mean(r.beyond).toFixed(3)} | ${Math.round(mean(r.words))} |`);
+  console.log(`\nUSE-lite: model load ${Math.round(loadStats.ms)} ms (rss ${Math.round(loadStats.rssMb)} MB after load; 0 when every vector came from the cache); embedded this run ${embedStats.chunks} chunks, ${embedStats.words} words in ${(embedStats.ms / 1000).toFixed(1)} s (${embedStats.chunks ? (embedStats.ms / embedStats.chunks).toFixed(1) : '–'} ms per chunk, batches of 32).`);
 }
 
 await main();
