@@ -133,3 +133,37 @@ export const dot = (a: Float32Array, b: Float32Array): number => {
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
   return s;
 };
+
+/** Texts a synchronous look-up did not find in the cache (embed them with `embedMisses`, then run again). */
+export const misses = new Set<string>();
+
+/**
+ * The USE vector of `text` (mean of its chunks) from the cache only — synchronous, for the
+ * engine experiment; null (and remembered in `misses`) when a chunk was never embedded.
+ */
+const memo = new Map<string, Float32Array>();
+export function cachedVector(text: string): Float32Array | null {
+  const known = memo.get(text);
+  if (known) return known;
+  const c = loadCache();
+  const vs: Float32Array[] = [];
+  for (const chunk of chunksOf(text)) {
+    const v = c.get(keyOf(chunk).toString('hex'));
+    if (!v) {
+      misses.add(text);
+      return null;
+    }
+    vs.push(v);
+  }
+  const v = meanOf(vs);
+  memo.set(text, v);
+  return v;
+}
+
+/** Embeds what `cachedVector` missed into the cache. */
+export async function embedMisses(): Promise<number> {
+  const n = misses.size;
+  if (n > 0) await chunkVectors([...misses]);
+  misses.clear();
+  return n;
+}
