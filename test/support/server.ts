@@ -121,7 +121,7 @@ export async function startTestServer(env: Record<string, string> = {}, opts: Te
 
 function testServer(server: RunningServer, config: Config, key: string, serveOptions: ServeOptions, cleanup: () => Promise<void>): TestServer {
   const base = `${server.url}${config.basePath}`;
-  return {
+  const handle: TestServer = {
     ...server,
     config,
     base,
@@ -157,8 +157,14 @@ function testServer(server: RunningServer, config: Config, key: string, serveOpt
     async close() {
       await server.stop();
       await cleanup();
+      // Test files share processes (scripts/test.ts) and keep their server in a module-level
+      // variable: let go of the stopped service (its database, caches, app) so it can be collected.
+      // A second close() is a no-op, and the closures that held the service are gone with their keys.
+      for (const k of Object.keys(handle) as (keyof TestServer)[]) delete handle[k];
+      handle.close = async () => {};
     },
   };
+  return handle;
 }
 
 /** Sends a request that must be refused as invalid: 400, VALIDATION_FAILED, a message matching `message` (which names the field). */
