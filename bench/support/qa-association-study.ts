@@ -18,8 +18,10 @@
 import { loadConversations, splitOf, type Conversation } from './fidelity-split.ts';
 import { pairsOf, wholeReplies, type Pair } from './pairs.ts';
 import { contentStems, words } from '../../src/lib/language/text.ts';
-import { questionStems, specificity, tfidfSpace, vectorOf, cosine } from '../../src/lib/fidelity/measure.ts';
+import { tfidfSpace, vectorOf, cosine } from '../../src/lib/fidelity/measure.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
+import { argmax, rrf } from './rank-fusion.ts';
+import { printTally, record, type Tally } from './study-table.ts';
 
 requireSharedData('bench/support/qa-association-study.ts');
 
@@ -27,7 +29,6 @@ const LAMBDA = 0.2;
 const BETA = 0.5;
 const EM_ITERATIONS = 5;
 const NULL = '\u0000null';
-const RRF_K = 60;
 
 type Table = Map<string, Map<string, number>>;
 
@@ -95,15 +96,6 @@ function translationScore(q: string[], reply: Map<string, number>, t: Table, bac
   return ll;
 }
 
-const argmax = (xs: readonly number[]) => xs.reduce((b, x, i) => (x > xs[b]! ? i : b), 0);
-const ranks = (xs: readonly number[]) => {
-  const o = xs.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
-  const r = new Array<number>(xs.length);
-  o.forEach((x, k) => (r[x.i] = k + 1));
-  return r;
-};
-const rrf = (...lists: number[][]) => lists[0]!.map((_, i) => lists.reduce((s, l) => s + 1 / (RRF_K + ranks(l)[i]!), 0));
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 async function main(): Promise<void> {
   const convs = (await loadConversations()).filter((c) => splitOf(c.id) === 'development');
@@ -116,7 +108,7 @@ async function main(): Promise<void> {
   for (const [id, m] of models) console.log(`trained without ${id}: ${m.n} question → reply pairs`);
   const byMemory = new Map<Pair['memory'], Pair[]>();
   for (const p of pairs) byMemory.set(p.memory, [...(byMemory.get(p.memory) ?? []), p]);
-  const results = new Map<string, { spec: number[]; beyond: number[]; words: number[] }>();
+  const results: Tally = new Map();
   for (const [memory, ps] of byMemory) {
     if (ps.length < 2) continue;
     const replies = wholeReplies(memory).filter((r) => words(r.text).length >= 8);
@@ -139,17 +131,11 @@ async function main(): Promise<void> {
       };
       for (const [name, sc] of Object.entries(combos)) {
         const pick = texts[argmax(sc)]!;
-        let r = results.get(name);
-        if (!r) results.set(name, (r = { spec: [], beyond: [], words: [] }));
-        r.spec.push(specificity(space, pick, p.gold, others)!);
-        r.beyond.push(specificity(space, pick, p.gold, others, questionStems(space, p.message))!);
-        r.words.push(words(pick).length);
+        record(results, name, pick, space, p, others);
       }
     }
   }
-  console.log('| representation (top-1 whole reply) | questions | specificity AUC | beyond the question | mean words |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const [name, r] of results) console.log(`| ${name} | ${r.spec.length} | ${mean(r.spec).toFixed(3)} | ${mean(r.beyond).toFixed(3)} | ${Math.round(mean(r.words))} |`);
+  printTally(results);
 }
 
 await main();

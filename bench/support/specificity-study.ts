@@ -19,25 +19,15 @@ import { loadConversations, splitOf } from './fidelity-split.ts';
 import { pairsOf, wholeReplies, type Pair } from './pairs.ts';
 import { contentStems, spokenSentences, words } from '../../src/lib/language/text.ts';
 import { rerankEmbedder } from '../../src/engines/extractive/rerank/index.ts';
-import { questionStems, specificity, tfidfSpace, vectorOf, cosine } from '../../src/lib/fidelity/measure.ts';
+import { tfidfSpace, vectorOf, cosine } from '../../src/lib/fidelity/measure.ts';
 import { requireSharedData } from '../../test/support/shared-data.ts';
 import { bm25 } from './bm25.ts';
+import { argmax, rrf } from './rank-fusion.ts';
+import { printTally, record, type Tally } from './study-table.ts';
 import { chunkVectors, dot as udot, embedStats, embedTexts, loadStats, meanOf } from './use-lite.ts';
 
 requireSharedData('bench/support/specificity-study.ts');
 
-const RRF_K = 60;
-
-
-const argmax = (xs: readonly number[]) => xs.reduce((b, x, i) => (x > xs[b]! ? i : b), 0);
-const ranks = (xs: readonly number[]) => {
-  const o = xs.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
-  const r = new Array<number>(xs.length);
-  o.forEach((x, k) => (r[x.i] = k + 1));
-  return r;
-};
-const rrf = (...lists: number[][]) => lists[0]!.map((_, i) => lists.reduce((s, l) => s + 1 / (RRF_K + ranks(l)[i]!), 0));
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 async function main(): Promise<void> {
   const convs = (await loadConversations()).filter((c) => splitOf(c.id) === 'development');
@@ -46,7 +36,7 @@ async function main(): Promise<void> {
   const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, v, i) => s + v * b[i]!, 0);
   const byMemory = new Map<Pair['memory'], Pair[]>();
   for (const p of pairs) byMemory.set(p.memory, [...(byMemory.get(p.memory) ?? []), p]);
-  const results = new Map<string, { spec: number[]; beyond: number[]; words: number[] }>();
+  const results: Tally = new Map();
   for (const [memory, ps] of byMemory) {
     if (ps.length < 2) continue;
     const replies = wholeReplies(memory).filter((r) => words(r.text).length >= 8);
@@ -152,25 +142,15 @@ async function main(): Promise<void> {
         extra[`window ${W} tfidf+sif`] = bestSif;
       }
       for (const [name, pick] of Object.entries(extra)) {
-        let r = results.get(name);
-        if (!r) results.set(name, (r = { spec: [], beyond: [], words: [] }));
-        r.spec.push(specificity(space, pick, p.gold, others)!);
-        r.beyond.push(specificity(space, pick, p.gold, others, questionStems(space, p.message))!);
-        r.words.push(words(pick).length);
+        record(results, name, pick, space, p, others);
       }
       for (const [name, sc] of Object.entries(combos)) {
         const pick = texts[argmax(sc)]!;
-        let r = results.get(name);
-        if (!r) results.set(name, (r = { spec: [], beyond: [], words: [] }));
-        r.spec.push(specificity(space, pick, p.gold, others)!);
-        r.beyond.push(specificity(space, pick, p.gold, others, questionStems(space, p.message))!);
-        r.words.push(words(pick).length);
+        record(results, name, pick, space, p, others);
       }
     }
   }
-  console.log('| representation (top-1 whole reply) | questions | specificity AUC | beyond the question | mean words |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const [name, r] of results) console.log(`| ${name} | ${r.spec.length} | ${mean(r.spec).toFixed(3)} | ${mean(r.beyond).toFixed(3)} | ${Math.round(mean(r.words))} |`);
+  printTally(results);
   console.log(`\nUSE-lite: model load ${Math.round(loadStats.ms)} ms (rss ${Math.round(loadStats.rssMb)} MB after load; 0 when every vector came from the cache); embedded this run ${embedStats.chunks} chunks, ${embedStats.words} words in ${(embedStats.ms / 1000).toFixed(1)} s (${embedStats.chunks ? (embedStats.ms / embedStats.chunks).toFixed(1) : '–'} ms per chunk, batches of 32).`);
 }
 
